@@ -1,0 +1,257 @@
+/* Agents: dense arrays in the world's agent order, reached through ids. */
+#include "rvo_internal.h"
+
+#include <string.h>
+
+
+static bool reserve_agents(rvo_world *w, int32_t need) {
+    if (need <= w->cap) return true;
+    int32_t c = w->cap, n = w->cap > 0 ? w->cap : 16;
+    while (n < need) n *= 2;
+#define GROW(p)                                                                          \
+    do {                                                                                 \
+        void *q = rvo__realloc(w, (p), sizeof *(p) * (size_t)c, sizeof *(p) * (size_t)n); \
+        if (!q) return false;                                                            \
+        (p) = q;                                                                         \
+    } while (0)
+    /* Each array is grown to n before cap changes; a failure leaves the
+     * larger arrays in place, which is harmless (cap is what is used). */
+    GROW(w->pos);
+    GROW(w->vel);
+    GROW(w->pref);
+    GROW(w->newvel);
+    GROW(w->prm);
+    GROW(w->ids);
+#undef GROW
+    w->cap = n;
+    return true;
+}
+
+/* Looks an id up; fails with arg as the argument number when unknown. */
+static int32_t find(const rvo_world *w, rvo_agent_id id, int arg) {
+    const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
+    if (i < 0) rvo__fail(w, RVO_ERR_UNKNOWN_ID, arg, "unknown or removed agent id");
+    return i;
+}
+
+static rvo_status check_xy(const rvo_world *w, float x, float y, const char *nx, const char *ny, int arg) {
+    char buf[64];
+    const char *e;
+    if ((e = rvo__check_coord(nx, x, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
+    if ((e = rvo__check_coord(ny, y, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg + 1, "%s", e);
+    return RVO_OK;
+}
+
+rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def) {
+    if (!w) return 0;
+    if (check_xy(w, x, y, "x", "y", 1) != RVO_OK) return 0;
+    if (!def) def = &w->defaults;
+    const char *e = rvo_agent_def_check(def);
+    if (e) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "%s", e);
+        return 0;
+    }
+    if (!reserve_agents(w, w->count + 1)) {
+        rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return 0;
+    }
+    rvo_agent_id id;
+    rvo_status s = rvo__slot_alloc(w, &w->agent_slots, w->count, &id);
+    if (s != RVO_OK) {
+        rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many agents" : "out of memory");
+        return 0;
+    }
+    const int32_t i = w->count++;
+    w->pos[i] = v2(x, y);
+    w->vel[i] = def->velocity;
+    w->pref[i] = def->pref_velocity;
+    w->newvel[i] = def->velocity; /* an agent added after a solve keeps its velocity */
+    w->prm[i].radius = def->radius;
+    w->prm[i].max_speed = def->max_speed;
+    w->prm[i].neighbor_dist = def->neighbor_dist;
+    w->prm[i].max_neighbors = def->max_neighbors;
+    w->prm[i].time_horizon = def->time_horizon;
+    w->prm[i].time_horizon_obst = def->time_horizon_obst;
+    w->ids[i] = id;
+    w->grid.valid = false;
+    rvo__ok(w);
+    return id;
+}
+
+rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    const int32_t last = --w->count;
+    if (i != last) { /* move the last agent into the hole */
+        w->pos[i] = w->pos[last];
+        w->vel[i] = w->vel[last];
+        w->pref[i] = w->pref[last];
+        w->newvel[i] = w->newvel[last];
+        w->prm[i] = w->prm[last];
+        w->ids[i] = w->ids[last];
+        rvo__slot_set_index(&w->agent_slots, w->ids[i], i);
+    }
+    rvo__slot_release(&w->agent_slots, id);
+    w->grid.valid = false;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id) {
+    return w && rvo__slot_lookup(&w->agent_slots, id) >= 0;
+}
+
+int32_t rvo_world_agent_count(const rvo_world *w) { return w ? w->count : 0; }
+
+int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap) {
+    if (!w) return 0;
+    if (out && cap > 0) memcpy(out, w->ids, sizeof *out * (size_t)(cap < w->count ? cap : w->count));
+    return w->count;
+}
+
+/* ---- per-agent vectors -------------------------------------------------- */
+
+static rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
+                          const char *ny) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (check_xy(w, x, y, nx, ny, 2) != RVO_OK) return RVO_ERR_INVALID_ARGUMENT;
+    arr[i] = v2(x, y);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+static rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
+    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    *out = arr[i];
+    return RVO_OK;
+}
+
+rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y) {
+    rvo_status s = set_vec(w, id, x, y, w ? w->pos : NULL, "x", "y");
+    if (s == RVO_OK) w->grid.valid = false;
+    return s;
+}
+rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+    return get_vec(w, id, w ? w->pos : NULL, out);
+}
+rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
+    return set_vec(w, id, vx, vy, w ? w->vel : NULL, "vx", "vy");
+}
+rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+    return get_vec(w, id, w ? w->vel : NULL, out);
+}
+rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
+    return set_vec(w, id, vx, vy, w ? w->pref : NULL, "vx", "vy");
+}
+rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+    return get_vec(w, id, w ? w->pref : NULL, out);
+}
+rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    return get_vec(w, id, w ? w->newvel : NULL, out);
+}
+/* Post-processed velocities are held to max_speed here, so that integrate
+ * moves ORCA's own results exactly as RVO2 does. */
+static rvo_vec2 clamp_speed(rvo_vec2 v, float max_speed) {
+    const float sq = v2_abs_sq(v);
+    return sq > sqrf(max_speed) ? v2_scale(max_speed / sqrtf(sq), v) : v;
+}
+
+rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
+    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    rvo_status s = set_vec(w, id, vx, vy, w ? w->newvel : NULL, "vx", "vy");
+    if (s == RVO_OK) {
+        const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
+        w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
+    }
+    return s;
+}
+
+rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    const char *e = rvo__param_check(p, value);
+    if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, (int)p >= 0 && p < RVO_PARAM_COUNT ? 3 : 2, "%s", e);
+    agent_params *a = &w->prm[i];
+    switch (p) {
+    case RVO_PARAM_RADIUS: a->radius = (float)value; break;
+    case RVO_PARAM_MAX_SPEED: a->max_speed = (float)value; break;
+    case RVO_PARAM_NEIGHBOR_DIST: a->neighbor_dist = (float)value; break;
+    case RVO_PARAM_MAX_NEIGHBORS: a->max_neighbors = (int32_t)value; break;
+    case RVO_PARAM_TIME_HORIZON: a->time_horizon = (float)value; break;
+    case RVO_PARAM_TIME_HORIZON_OBST: a->time_horizon_obst = (float)value; break;
+    default: break;
+    }
+    /* A float rounding to 0 must not sneak a zero radius or horizon in. */
+    if (!(a->radius > 0)) a->radius = 1e-30f;
+    if (!(a->time_horizon > 0)) a->time_horizon = 1e-30f;
+    if (!(a->time_horizon_obst > 0)) a->time_horizon_obst = 1e-30f;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out) {
+    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    const agent_params *a = &w->prm[i];
+    switch (p) {
+    case RVO_PARAM_RADIUS: *out = a->radius; break;
+    case RVO_PARAM_MAX_SPEED: *out = a->max_speed; break;
+    case RVO_PARAM_NEIGHBOR_DIST: *out = a->neighbor_dist; break;
+    case RVO_PARAM_MAX_NEIGHBORS: *out = a->max_neighbors; break;
+    case RVO_PARAM_TIME_HORIZON: *out = a->time_horizon; break;
+    case RVO_PARAM_TIME_HORIZON_OBST: *out = a->time_horizon_obst; break;
+    default: return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "unknown parameter");
+    }
+    return RVO_OK;
+}
+
+/* ---- bulk ------------------------------------------------------------------ */
+
+static int32_t get_bulk(const rvo_world *w, const rvo_vec2 *arr, float *xy, int32_t n) {
+    if (!w) return 0;
+    if (xy && n > 0) memcpy(xy, arr, sizeof(rvo_vec2) * (size_t)(n < w->count ? n : w->count));
+    return w->count;
+}
+
+int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n) { return get_bulk(w, w ? w->pos : NULL, xy, n); }
+int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n) { return get_bulk(w, w ? w->vel : NULL, xy, n); }
+int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n) {
+    return get_bulk(w, w ? w->newvel : NULL, xy, n);
+}
+const float *rvo_world_positions_view(const rvo_world *w) { return w && w->pos ? &w->pos[0].x : NULL; }
+const float *rvo_world_velocities_view(const rvo_world *w) { return w && w->vel ? &w->vel[0].x : NULL; }
+
+static rvo_status set_bulk(rvo_world *w, rvo_vec2 *arr, const float *xy, int32_t n) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (n != w->count)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "expected %d agents' values, got %d", (int)w->count, (int)n);
+    if (n > 0 && !xy) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "values are NULL");
+    for (int32_t k = 0; k < 2 * n; ++k)
+        if (!finitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD)
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "value %d must be finite and within [-1e9, 1e9]",
+                             (int)k + 1);
+    if (n > 0) memcpy(arr, xy, sizeof(rvo_vec2) * (size_t)n);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+
+rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n) {
+    return set_bulk(w, w ? w->pref : NULL, xy, n);
+}
+rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n) {
+    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    rvo_status s = set_bulk(w, w ? w->newvel : NULL, xy, n);
+    if (s == RVO_OK)
+        for (int32_t i = 0; i < n; ++i) w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
+    return s;
+}

@@ -1,0 +1,266 @@
+/* Spatial indices: a uniform grid over agents (rebuilt when positions
+ * change, counting sort, no per-agent allocation) and one over obstacle
+ * edges (rebuilt when obstacles change). */
+#include "rvo_internal.h"
+
+#include <string.h>
+
+static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static int32_t cell_coord(float v, float o, float inv_cell, int32_t n) {
+    const float c = (v - o) * inv_cell;
+    if (!(c >= 0.0f)) return 0;
+    if (c >= (float)n) return n - 1;
+    return (int32_t)c;
+}
+
+/* Picks a cell size for `items` things spread over a box, keeping the cell
+ * count below limit. */
+static void choose_cells(float minx, float miny, float maxx, float maxy, int32_t items, float min_cell,
+                         int64_t limit, float *cell, int32_t *nx, int32_t *ny) {
+    const double w = (double)maxx - minx, h = (double)maxy - miny;
+    double c = sqrt((w * h) / (items > 0 ? items : 1)) * 1.5;
+    const double extent = w > h ? w : h;
+    if (c < extent * (1.0 / 8192)) c = extent * (1.0 / 8192);
+    if (c < min_cell) c = min_cell;
+    if (!(c > 0)) c = 1;
+    for (;;) {
+        const int64_t cx = (int64_t)(w / c) + 1, cy = (int64_t)(h / c) + 1;
+        if (cx * cy <= limit) {
+            *nx = (int32_t)cx;
+            *ny = (int32_t)cy;
+            break;
+        }
+        c *= 1.5;
+    }
+    *cell = (float)c;
+}
+
+/* ---- agents --------------------------------------------------------------- */
+
+bool rvo__agent_grid_build(rvo_world *w) {
+    agent_grid *g = &w->grid;
+    const int32_t n = w->count;
+    float minx = 0, miny = 0, maxx = 0, maxy = 0;
+    if (n > 0) {
+        minx = maxx = w->pos[0].x;
+        miny = maxy = w->pos[0].y;
+    }
+    for (int32_t i = 1; i < n; ++i) {
+        const rvo_vec2 p = w->pos[i];
+        if (p.x < minx) minx = p.x;
+        if (p.x > maxx) maxx = p.x;
+        if (p.y < miny) miny = p.y;
+        if (p.y > maxy) maxy = p.y;
+    }
+    choose_cells(minx, miny, maxx, maxy, n, 0.0f, 2 * (int64_t)n + 16, &g->cell, &g->nx, &g->ny);
+    g->ox = minx;
+    g->oy = miny;
+    g->inv_cell = 1.0f / g->cell;
+    const int32_t ncells = g->nx * g->ny;
+    int32_t items_cap = g->items_cap, pos_cap = g->items_cap, cell_cap = g->items_cap;
+    if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
+        !rvo__grow(w, (void **)&g->items, &items_cap, n, sizeof *g->items) ||
+        !rvo__grow(w, (void **)&g->item_pos, &pos_cap, n, sizeof *g->item_pos) ||
+        !rvo__grow(w, (void **)&g->cell_of, &cell_cap, n, sizeof *g->cell_of))
+        return false;
+    g->items_cap = items_cap;
+    memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
+    for (int32_t i = 0; i < n; ++i) {
+        const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
+                          cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
+        g->cell_of[i] = c;
+        g->start[c + 1]++;
+    }
+    for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
+    /* stable placement: within a cell, agents keep the world's order */
+    for (int32_t i = 0; i < n; ++i) {
+        const int32_t k = g->start[g->cell_of[i]]++;
+        g->items[k] = i;
+        g->item_pos[k] = w->pos[i];
+    }
+    for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    g->valid = true;
+    return true;
+}
+
+void rvo__agent_grid_free(rvo_world *w) {
+    agent_grid *g = &w->grid;
+    rvo__realloc(w, g->start, sizeof *g->start * (size_t)g->start_cap, 0);
+    rvo__realloc(w, g->items, sizeof *g->items * (size_t)g->items_cap, 0);
+    rvo__realloc(w, g->item_pos, sizeof *g->item_pos * (size_t)g->items_cap, 0);
+    rvo__realloc(w, g->cell_of, sizeof *g->cell_of * (size_t)g->items_cap, 0);
+    memset(g, 0, sizeof *g);
+}
+
+/* Squared distance from p to the box of cell (cx, cy). */
+static float cell_dist_sq(const agent_grid *g, rvo_vec2 p, int32_t cx, int32_t cy) {
+    const float x0 = g->ox + (float)cx * g->cell, y0 = g->oy + (float)cy * g->cell;
+    const float dx = p.x < x0 ? x0 - p.x : (p.x > x0 + g->cell ? p.x - (x0 + g->cell) : 0.0f);
+    const float dy = p.y < y0 ? y0 - p.y : (p.y > y0 + g->cell ? p.y - (y0 + g->cell) : 0.0f);
+    return dx * dx + dy * dy;
+}
+
+/* Inserts (d, id) into the list sorted by (distance, id), keeping at most k;
+ * the list size is *n. Returns the new range (RVO2 shrinks it once full). */
+static float insert_neighbor(neighbor *out, int32_t *n, int32_t k, float range_sq, float d, int32_t index,
+                             rvo_agent_id id) {
+    if (*n < k) {
+        ++*n;
+    } else if (!(d < out[*n - 1].dist_sq || (d == out[*n - 1].dist_sq && id < out[*n - 1].id))) {
+        return range_sq;
+    }
+    int32_t j = *n - 1;
+    while (j > 0 && (d < out[j - 1].dist_sq || (d == out[j - 1].dist_sq && id < out[j - 1].id))) {
+        out[j] = out[j - 1];
+        --j;
+    }
+    out[j].dist_sq = d;
+    out[j].index = index;
+    out[j].id = id;
+    return *n == k ? out[k - 1].dist_sq : range_sq;
+}
+
+/* The k nearest agents within range as RVO2 selects them (strictly closer
+ * than the range, which shrinks to the k-th distance once k are found),
+ * with ties broken by id. Visits the cells around p ring by ring, nearest
+ * rings first, while a ring can still hold something in range. */
+static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k, neighbor *out) {
+    const agent_grid *g = &w->grid;
+    int32_t n = 0;
+    if (k <= 0 || w->count == 0) return 0;
+    const int32_t cx = cell_coord(p.x, g->ox, g->inv_cell, g->nx), cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
+    const bool inside = p.x >= g->ox && p.y >= g->oy && p.x <= g->ox + (float)g->nx * g->cell &&
+                        p.y <= g->oy + (float)g->ny * g->cell;
+    for (int32_t r = 0;; ++r) {
+        /* Every cell of ring r lies at least r - 1 cells away from p. */
+        const float lb = (float)(r - 1) * g->cell;
+        if (inside && r >= 2 && lb * lb > range_sq) break;
+        const int32_t y0 = cy - r, y1 = cy + r;
+        for (int32_t y = clampi(y0, 0, g->ny - 1); y <= clampi(y1, 0, g->ny - 1); ++y) {
+            const int32_t step = (y == y0 || y == y1 || r == 0) ? 1 : 2 * r;
+            for (int32_t x = cx - r; x <= cx + r; x += step) {
+                if (x < 0 || x >= g->nx || cell_dist_sq(g, p, x, y) > range_sq) continue;
+                const int32_t c = y * g->nx + x;
+                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    const int32_t j = g->items[t];
+                    if (j == self) continue;
+                    const float d = v2_abs_sq(v2_sub(p, g->item_pos[t]));
+                    if (d < range_sq || (n == k && d == range_sq))
+                        range_sq = insert_neighbor(out, &n, k, range_sq, d, j, w->ids[j]);
+                }
+            }
+        }
+        if (cx - r <= 0 && cy - r <= 0 && cx + r >= g->nx - 1 && cy + r >= g->ny - 1) break;
+    }
+    return n;
+}
+
+int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
+    const agent_params *a = &w->prm[i];
+    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out);
+}
+
+/* ---- obstacle edges ------------------------------------------------------ */
+
+typedef struct edge_fill {
+    edge_grid *g;
+    bool fill;
+} edge_fill;
+
+/* Calls add(cell) for every cell the segment a-b passes through, walking
+ * it column by column; cells are padded slightly against rounding. */
+static void edge_cells(edge_grid *g, rvo_vec2 a, rvo_vec2 b, int32_t edge, bool fill) {
+    const float pad = g->cell * 1e-3f;
+    const float minx = (a.x < b.x ? a.x : b.x) - pad, maxx = (a.x < b.x ? b.x : a.x) + pad;
+    const int32_t c0 = cell_coord(minx, g->ox, g->inv_cell, g->nx), c1 = cell_coord(maxx, g->ox, g->inv_cell, g->nx);
+    for (int32_t cx = c0; cx <= c1; ++cx) {
+        float xa = g->ox + (float)cx * g->cell, xb = xa + g->cell;
+        if (xa < minx) xa = minx;
+        if (xb > maxx) xb = maxx;
+        float ya, yb;
+        const float dx = b.x - a.x;
+        if (fabsf(dx) < 1e-12f) {
+            ya = a.y;
+            yb = b.y;
+        } else {
+            float ta = (xa - a.x) / dx, tb = (xb - a.x) / dx;
+            ta = ta < 0 ? 0 : ta > 1 ? 1 : ta;
+            tb = tb < 0 ? 0 : tb > 1 ? 1 : tb;
+            ya = a.y + ta * (b.y - a.y);
+            yb = a.y + tb * (b.y - a.y);
+        }
+        const float lo = (ya < yb ? ya : yb) - pad, hi = (ya < yb ? yb : ya) + pad;
+        const int32_t r0 = cell_coord(lo, g->oy, g->inv_cell, g->ny), r1 = cell_coord(hi, g->oy, g->inv_cell, g->ny);
+        for (int32_t cy = r0; cy <= r1; ++cy) {
+            const int32_t c = cy * g->nx + cx;
+            if (fill)
+                g->items[g->start[c]++] = edge;
+            else
+                g->start[c + 1]++;
+        }
+    }
+}
+
+bool rvo__edge_grid_build(rvo_world *w) {
+    edge_grid *g = &w->egrid;
+    const int32_t nv = w->nverts;
+    float minx = 0, miny = 0, maxx = 0, maxy = 0;
+    double len = 0;
+    for (int32_t k = 0; k < nv; ++k) {
+        const rvo_vec2 p = w->verts[k].point;
+        if (k == 0 || p.x < minx) minx = p.x;
+        if (k == 0 || p.x > maxx) maxx = p.x;
+        if (k == 0 || p.y < miny) miny = p.y;
+        if (k == 0 || p.y > maxy) maxy = p.y;
+        len += v2_abs(v2_sub(w->verts[w->verts[k].next].point, p));
+    }
+    const float mean_len = nv > 0 ? (float)(len / nv) : 1.0f;
+    choose_cells(minx, miny, maxx, maxy, nv, mean_len * 0.5f, 4 * (int64_t)nv + 16, &g->cell, &g->nx, &g->ny);
+    g->ox = minx;
+    g->oy = miny;
+    g->inv_cell = 1.0f / g->cell;
+    const int32_t ncells = g->nx * g->ny;
+    if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start)) return false;
+    memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
+    for (int32_t k = 0; k < nv; ++k) edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, false);
+    for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
+    g->nitems = g->start[ncells];
+    if (!rvo__grow(w, (void **)&g->items, &g->items_cap, g->nitems, sizeof *g->items)) return false;
+    for (int32_t k = 0; k < nv; ++k) edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, true);
+    for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    g->valid = true;
+    return true;
+}
+
+void rvo__edge_grid_free(rvo_world *w) {
+    edge_grid *g = &w->egrid;
+    rvo__realloc(w, g->start, sizeof *g->start * (size_t)g->start_cap, 0);
+    rvo__realloc(w, g->items, sizeof *g->items * (size_t)g->items_cap, 0);
+    memset(g, 0, sizeof *g);
+}
+
+void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
+                          edge_visit_fn *visit, void *ctx) {
+    const edge_grid *g = &w->egrid;
+    if (w->nverts == 0) return;
+    if (++s->stamp_val == 0) { /* wrapped: forget old stamps */
+        memset(s->stamp, 0, sizeof *s->stamp * (size_t)s->stamp_cap);
+        s->stamp_val = 1;
+    }
+    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx), cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
+    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny), cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
+    for (int32_t cy = cy0; cy <= cy1; ++cy) {
+        for (int32_t cx = cx0; cx <= cx1; ++cx) {
+            const int32_t c = cy * g->nx + cx;
+            for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
+                const int32_t e = g->items[t];
+                if (s->stamp[e] == s->stamp_val) continue;
+                s->stamp[e] = s->stamp_val;
+                visit(ctx, e);
+            }
+        }
+    }
+}

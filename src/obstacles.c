@@ -1,0 +1,141 @@
+/* Obstacles: polygons and polylines stored as RVO2's rings of vertices,
+ * added and removed at any time. Vertices stay in insertion order so that
+ * ties between equally distant edges break the same way in every run. */
+#include "rvo_internal.h"
+
+#include <string.h>
+
+/* RVO2's leftOf: > 0 when c is left of the line a->b. */
+static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
+
+rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed) {
+    if (!w) return 0;
+    if (!xy || n < 0) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
+        return 0;
+    }
+    for (int32_t k = 0; k < 2 * n; ++k) {
+        if (!finitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD) {
+            rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate %d must be finite and within [-1e9, 1e9]",
+                      (int)k + 1);
+            return 0;
+        }
+    }
+    /* Merge repeated consecutive points (and a closing repeat of the first). */
+    int32_t m = 0;
+    rvo_vec2 *pts = rvo__realloc(w, NULL, 0, sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)));
+    if (!pts) {
+        rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return 0;
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        rvo_vec2 p = v2(xy[2 * k], xy[2 * k + 1]);
+        if (m > 0 && p.x == pts[m - 1].x && p.y == pts[m - 1].y) continue;
+        pts[m++] = p;
+    }
+    if (closed && m > 1 && pts[0].x == pts[m - 1].x && pts[0].y == pts[m - 1].y) --m;
+    if (m < 2) {
+        rvo__realloc(w, pts, 0, 0);
+        rvo__fail(w, RVO_ERR_DEGENERATE, 1, "an obstacle needs at least 2 distinct points");
+        return 0;
+    }
+    if (m == 2) closed = false; /* a segment, blocking from both sides (as RVO2) */
+    if (closed) {
+        double area2 = 0; /* shoelace, in double so that thin polygons are judged fairly */
+        for (int32_t k = 0; k < m; ++k) {
+            const rvo_vec2 a = pts[k], b = pts[(k + 1) % m];
+            area2 += (double)a.x * b.y - (double)b.x * a.y;
+        }
+        if (area2 == 0) {
+            rvo__realloc(w, pts, 0, 0);
+            rvo__fail(w, RVO_ERR_DEGENERATE, 1, "a closed obstacle needs a non-zero area (use closed = false for a line)");
+            return 0;
+        }
+    } else if (m > 2) {
+        /* An open polyline is the closed ring p0..pm-1, pm-2..p1. */
+        for (int32_t k = m - 2; k >= 1; --k) pts[2 * m - 2 - k] = pts[k];
+        m = 2 * m - 2;
+    }
+
+    int32_t vcap = w->verts_cap, ocap = w->obst_cap;
+    if (!rvo__grow(w, (void **)&w->verts, &vcap, w->nverts + m, sizeof *w->verts) ||
+        !rvo__grow(w, (void **)&w->obst, &ocap, w->obst_count + 1, sizeof *w->obst)) {
+        w->verts_cap = vcap < w->verts_cap ? w->verts_cap : vcap;
+        w->obst_cap = ocap < w->obst_cap ? w->obst_cap : ocap;
+        rvo__realloc(w, pts, 0, 0);
+        rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return 0;
+    }
+    w->verts_cap = vcap;
+    w->obst_cap = ocap;
+    rvo_obstacle_id id;
+    rvo_status s = rvo__slot_alloc(w, &w->obst_slots, w->obst_count, &id);
+    if (s != RVO_OK) {
+        rvo__realloc(w, pts, 0, 0);
+        rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
+        return 0;
+    }
+
+    const int32_t first = w->nverts;
+    for (int32_t k = 0; k < m; ++k) {
+        obst_vertex *v = &w->verts[first + k];
+        const int32_t kn = k == m - 1 ? 0 : k + 1, kp = k == 0 ? m - 1 : k - 1;
+        v->point = pts[k];
+        v->next = first + kn;
+        v->prev = first + kp;
+        v->obstacle = w->obst_count;
+        v->unit_dir = v2_normalize(v2_sub(pts[kn], pts[k]));
+        v->convex = m == 2 ? 1 : left_of(pts[kp], pts[k], pts[kn]) >= 0.0f;
+    }
+    w->nverts += m;
+    obstacle *o = &w->obst[w->obst_count++];
+    o->id = id;
+    o->first = first;
+    o->count = m;
+    o->closed = closed;
+    w->egrid.valid = false;
+    rvo__realloc(w, pts, 0, 0);
+    rvo__ok(w);
+    return id;
+}
+
+rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    const int32_t first = w->obst[oi].first, m = w->obst[oi].count;
+    /* Close the gap, keeping the order of what stays. */
+    memmove(&w->verts[first], &w->verts[first + m], sizeof *w->verts * (size_t)(w->nverts - first - m));
+    w->nverts -= m;
+    for (int32_t k = first; k < w->nverts; ++k) {
+        w->verts[k].next -= m;
+        w->verts[k].prev -= m;
+        w->verts[k].obstacle -= 1;
+    }
+    memmove(&w->obst[oi], &w->obst[oi + 1], sizeof *w->obst * (size_t)(w->obst_count - oi - 1));
+    w->obst_count -= 1;
+    for (int32_t k = oi; k < w->obst_count; ++k) {
+        w->obst[k].first -= m;
+        rvo__slot_set_index(&w->obst_slots, w->obst[k].id, k);
+    }
+    rvo__slot_release(&w->obst_slots, id);
+    w->egrid.valid = false;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id) {
+    return w && rvo__slot_lookup(&w->obst_slots, id) >= 0;
+}
+
+int32_t rvo_world_obstacle_count(const rvo_world *w) { return w ? w->obst_count : 0; }
+
+void rvo__obstacles_free(rvo_world *w) {
+    rvo__realloc(w, w->verts, sizeof *w->verts * (size_t)w->verts_cap, 0);
+    rvo__realloc(w, w->obst, sizeof *w->obst * (size_t)w->obst_cap, 0);
+    w->verts = NULL;
+    w->obst = NULL;
+    w->verts_cap = w->obst_cap = w->nverts = w->obst_count = 0;
+    rvo__slot_free(w, &w->obst_slots);
+    rvo__edge_grid_free(w);
+}

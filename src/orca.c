@@ -1,0 +1,401 @@
+/* ORCA for one agent, computed as RVO2 computes it (same operations in the
+ * same order, in float), plus guards where RVO2 would divide by zero. */
+#include "rvo_internal.h"
+
+/* RVO2's leftOf: > 0 when c is left of the line a->b. */
+static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
+
+static float dist_sq_point_segment(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) {
+    const float r = v2_dot(v2_sub(c, a), v2_sub(b, a)) / v2_abs_sq(v2_sub(b, a));
+    if (r < 0.0f) return v2_abs_sq(v2_sub(c, a));
+    if (r > 1.0f) return v2_abs_sq(v2_sub(c, b));
+    return v2_abs_sq(v2_sub(c, v2_add(a, v2_scale(r, v2_sub(b, a)))));
+}
+
+/* ---- obstacle neighbours ---------------------------------------------------- */
+
+typedef struct obst_query {
+    const rvo_world *w;
+    rvo_vec2 p;
+    float range_sq;
+    neighbor *out;
+    int32_t n;
+} obst_query;
+
+static void visit_edge(void *ctx, int32_t e) {
+    obst_query *q = ctx;
+    const obst_vertex *v1 = &q->w->verts[e], *v2p = &q->w->verts[v1->next];
+    /* Only edges that face the agent (agent on their right, i.e. outside). */
+    if (!(left_of(v1->point, v2p->point, q->p) < 0.0f)) return;
+    const float d = dist_sq_point_segment(v1->point, v2p->point, q->p);
+    if (!(d < q->range_sq)) return;
+    int32_t j = q->n++;
+    while (j > 0 && (d < q->out[j - 1].dist_sq || (d == q->out[j - 1].dist_sq && e < q->out[j - 1].index))) {
+        q->out[j] = q->out[j - 1];
+        --j;
+    }
+    q->out[j].dist_sq = d;
+    q->out[j].index = e;
+    q->out[j].id = 0;
+}
+
+/* Edges within time_horizon_obst * max_speed + radius, nearest first. */
+int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
+    const agent_params *a = &w->prm[i];
+    obst_query q = {w, w->pos[i], sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
+    const float r = sqrtf(q.range_sq);
+    rvo__edge_grid_visit(w, s, q.p.x - r, q.p.y - r, q.p.x + r, q.p.y + r, visit_edge, &q);
+    return q.n;
+}
+
+/* ---- linear programs (RVO2's linearProgram1/2/3) ----------------------------- */
+
+bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,
+              rvo_vec2 *result) {
+    const orca_line *L = &lines[line_no];
+    const float dot = v2_dot(L->point, L->direction);
+    const float discriminant = sqrf(dot) + sqrf(radius) - v2_abs_sq(L->point);
+    if (discriminant < 0.0f) return false; /* max speed circle fully invalidates the line */
+    const float sqrt_disc = sqrtf(discriminant);
+    float t_left = -dot - sqrt_disc;
+    float t_right = -dot + sqrt_disc;
+    for (int32_t i = 0; i < line_no; ++i) {
+        const float denominator = v2_det(L->direction, lines[i].direction);
+        const float numerator = v2_det(lines[i].direction, v2_sub(L->point, lines[i].point));
+        if (fabsf(denominator) <= RVO_EPSILON) { /* (almost) parallel lines */
+            if (numerator < 0.0f) return false;
+            continue;
+        }
+        const float t = numerator / denominator;
+        if (denominator >= 0.0f) /* line i bounds line_no on the right */
+            t_right = t_right < t ? t_right : t;
+        else /* on the left */
+            t_left = t_left > t ? t_left : t;
+        if (t_left > t_right) return false;
+    }
+    if (dir_opt) {
+        if (v2_dot(opt, L->direction) > 0.0f)
+            *result = v2_add(L->point, v2_scale(t_right, L->direction));
+        else
+            *result = v2_add(L->point, v2_scale(t_left, L->direction));
+    } else {
+        const float t = v2_dot(L->direction, v2_sub(opt, L->point));
+        if (t < t_left)
+            *result = v2_add(L->point, v2_scale(t_left, L->direction));
+        else if (t > t_right)
+            *result = v2_add(L->point, v2_scale(t_right, L->direction));
+        else
+            *result = v2_add(L->point, v2_scale(t, L->direction));
+    }
+    return true;
+}
+
+/* Returns n on success, else the index of the line that failed. */
+int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt, rvo_vec2 *result) {
+    if (dir_opt)
+        *result = v2_mul(opt, radius); /* opt is a unit vector here */
+    else if (v2_abs_sq(opt) > sqrf(radius))
+        *result = v2_mul(v2_normalize(opt), radius);
+    else
+        *result = opt;
+    for (int32_t i = 0; i < n; ++i) {
+        if (v2_det(lines[i].direction, v2_sub(lines[i].point, *result)) > 0.0f) {
+            /* result violates constraint i: best point on line i */
+            const rvo_vec2 temp = *result;
+            if (!rvo__lp1(lines, i, radius, opt, dir_opt, result)) {
+                *result = temp;
+                return i;
+            }
+        }
+    }
+    return n;
+}
+
+/* Infeasible: minimise the largest violation of the agent lines while
+ * keeping the obstacle lines (the first num_obst) hard. */
+void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius, rvo_vec2 *result,
+              orca_line *proj) {
+    float distance = 0.0f;
+    for (int32_t i = begin; i < n; ++i) {
+        if (v2_det(lines[i].direction, v2_sub(lines[i].point, *result)) > distance) {
+            int32_t np = 0;
+            for (int32_t j = 0; j < num_obst; ++j) proj[np++] = lines[j];
+            for (int32_t j = num_obst; j < i; ++j) {
+                orca_line line;
+                const float determinant = v2_det(lines[i].direction, lines[j].direction);
+                if (fabsf(determinant) <= RVO_EPSILON) {
+                    if (v2_dot(lines[i].direction, lines[j].direction) > 0.0f) continue; /* same direction */
+                    line.point = v2_scale(0.5f, v2_add(lines[i].point, lines[j].point));
+                } else {
+                    line.point = v2_add(
+                        lines[i].point,
+                        v2_scale(v2_det(lines[j].direction, v2_sub(lines[i].point, lines[j].point)) / determinant,
+                                 lines[i].direction));
+                }
+                line.direction = v2_normalize(v2_sub(lines[j].direction, lines[i].direction));
+                proj[np++] = line;
+            }
+            const rvo_vec2 temp = *result;
+            if (rvo__lp2(proj, np, radius, v2(-lines[i].direction.y, lines[i].direction.x), true, result) < np) {
+                /* only by rounding: keep the previous result */
+                *result = temp;
+            }
+            distance = v2_det(lines[i].direction, v2_sub(lines[i].point, *result));
+        }
+    }
+}
+
+/* ---- ORCA lines ------------------------------------------------------------ */
+
+/* A unit direction for two agents at the same spot: opposite for the two,
+ * varied across pairs so a stack of agents spreads out. */
+static rvo_vec2 split_direction(rvo_agent_id self, rvo_agent_id other) {
+    const uint64_t lo = self < other ? self : other, hi = self < other ? other : self;
+    uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x7F4A7C159E3779B9ull);
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    const float angle = (float)(h & 0xffff) * (6.2831853f / 65536.0f);
+    const float s = self < other ? 1.0f : -1.0f;
+    return v2(s * cosf(angle), s * sinf(angle));
+}
+
+static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_t nobst) {
+    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
+    const float radius = w->prm[ai].radius;
+    const float inv_th = 1.0f / w->prm[ai].time_horizon_obst;
+    orca_line *lines = s->lines;
+    int32_t nl = 0;
+
+    for (int32_t k = 0; k < nobst; ++k) {
+        const obst_vertex *o1 = &w->verts[s->obst[k].index];
+        const obst_vertex *o2 = &w->verts[o1->next];
+        const rvo_vec2 rel1 = v2_sub(o1->point, position);
+        const rvo_vec2 rel2 = v2_sub(o2->point, position);
+
+        /* Skip if the lines built so far already cover this obstacle's VO. */
+        bool covered = false;
+        for (int32_t j = 0; j < nl; ++j) {
+            if (v2_det(v2_sub(v2_scale(inv_th, rel1), lines[j].point), lines[j].direction) - inv_th * radius >=
+                    -RVO_EPSILON &&
+                v2_det(v2_sub(v2_scale(inv_th, rel2), lines[j].point), lines[j].direction) - inv_th * radius >=
+                    -RVO_EPSILON) {
+                covered = true;
+                break;
+            }
+        }
+        if (covered) continue;
+
+        const float dist_sq1 = v2_abs_sq(rel1);
+        const float dist_sq2 = v2_abs_sq(rel2);
+        const float radius_sq = sqrf(radius);
+        const rvo_vec2 obstacle_vector = v2_sub(o2->point, o1->point);
+        const float sv = v2_dot(v2_neg(rel1), obstacle_vector) / v2_abs_sq(obstacle_vector);
+        const float dist_sq_line = v2_abs_sq(v2_sub(v2_neg(rel1), v2_scale(sv, obstacle_vector)));
+        orca_line line;
+
+        if (sv < 0.0f && dist_sq1 <= radius_sq) {
+            /* Collision with the left vertex; ignored if non-convex. */
+            if (o1->convex) {
+                line.point = v2(0.0f, 0.0f);
+                line.direction = dist_sq1 > 0.0f ? v2_normalize(v2(-rel1.y, rel1.x)) : v2_neg(o1->unit_dir);
+                lines[nl++] = line;
+            }
+            continue;
+        } else if (sv > 1.0f && dist_sq2 <= radius_sq) {
+            /* Collision with the right vertex; ignored if non-convex or if the
+             * neighbouring edge takes care of it. */
+            if (o2->convex && v2_det(rel2, o2->unit_dir) >= 0.0f) {
+                line.point = v2(0.0f, 0.0f);
+                line.direction = dist_sq2 > 0.0f ? v2_normalize(v2(-rel2.y, rel2.x)) : v2_neg(o1->unit_dir);
+                lines[nl++] = line;
+            }
+            continue;
+        } else if (sv >= 0.0f && sv < 1.0f && dist_sq_line <= radius_sq) {
+            /* Collision with the segment. */
+            line.point = v2(0.0f, 0.0f);
+            line.direction = v2_neg(o1->unit_dir);
+            lines[nl++] = line;
+            continue;
+        }
+
+        /* No collision: compute the legs. Seen obliquely, both legs can come
+         * from one vertex; at a non-convex vertex a leg extends the cut-off. */
+        rvo_vec2 left_leg, right_leg;
+        if (sv < 0.0f && dist_sq_line <= radius_sq) {
+            /* Seen obliquely: the left vertex defines the velocity obstacle. */
+            if (!o1->convex) continue;
+            o2 = o1;
+            const float leg1 = sqrtf(dist_sq1 - radius_sq);
+            left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
+            right_leg = v2_div(v2(rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1), dist_sq1);
+        } else if (sv > 1.0f && dist_sq_line <= radius_sq) {
+            /* Seen obliquely: the right vertex defines it. */
+            if (!o2->convex) continue;
+            o1 = o2;
+            const float leg2 = sqrtf(dist_sq2 - radius_sq);
+            left_leg = v2_div(v2(rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2), dist_sq2);
+            right_leg = v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
+        } else {
+            /* The usual case. */
+            if (o1->convex) {
+                const float leg1 = sqrtf(dist_sq1 - radius_sq);
+                left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
+            } else {
+                left_leg = v2_neg(o1->unit_dir); /* non-convex: extends the cut-off line */
+            }
+            if (o2->convex) {
+                const float leg2 = sqrtf(dist_sq2 - radius_sq);
+                right_leg = v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
+            } else {
+                right_leg = o1->unit_dir;
+            }
+        }
+
+        /* A leg may not point into the neighbouring edge at a convex vertex:
+         * take that edge's cut-off line instead ("foreign" leg, which adds no
+         * constraint if the velocity projects onto it). */
+        const obst_vertex *left_neighbor = &w->verts[o1->prev];
+        bool left_foreign = false, right_foreign = false;
+        if (o1->convex && v2_det(left_leg, v2_neg(left_neighbor->unit_dir)) >= 0.0f) {
+            left_leg = v2_neg(left_neighbor->unit_dir);
+            left_foreign = true;
+        }
+        if (o2->convex && v2_det(right_leg, o2->unit_dir) <= 0.0f) {
+            right_leg = o2->unit_dir;
+            right_foreign = true;
+        }
+
+        /* Cut-off centres. */
+        const rvo_vec2 left_cutoff = v2_scale(inv_th, v2_sub(o1->point, position));
+        const rvo_vec2 right_cutoff = v2_scale(inv_th, v2_sub(o2->point, position));
+        const rvo_vec2 cutoff_vec = v2_sub(right_cutoff, left_cutoff);
+        const bool same = o1 == o2;
+
+        /* Project the current velocity on the velocity obstacle. */
+        const float t = same ? 0.5f : v2_dot(v2_sub(velocity, left_cutoff), cutoff_vec) / v2_abs_sq(cutoff_vec);
+        const float t_left = v2_dot(v2_sub(velocity, left_cutoff), left_leg);
+        const float t_right = v2_dot(v2_sub(velocity, right_cutoff), right_leg);
+
+        if ((t < 0.0f && t_left < 0.0f) || (same && t_left < 0.0f && t_right < 0.0f)) {
+            /* On the left cut-off circle. */
+            const rvo_vec2 wv = v2_sub(velocity, left_cutoff);
+            const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel1));
+            line.direction = v2(unit_w.y, -unit_w.x);
+            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, unit_w));
+            lines[nl++] = line;
+            continue;
+        } else if (t > 1.0f && t_right < 0.0f) {
+            /* On the right cut-off circle. */
+            const rvo_vec2 wv = v2_sub(velocity, right_cutoff);
+            const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel2));
+            line.direction = v2(unit_w.y, -unit_w.x);
+            line.point = v2_add(right_cutoff, v2_scale(radius * inv_th, unit_w));
+            lines[nl++] = line;
+            continue;
+        }
+
+        /* Project on the left leg, right leg or cut-off line, whichever is closest. */
+        const float dist_sq_cutoff = (t < 0.0f || t > 1.0f || same)
+                                         ? INFINITY
+                                         : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t, cutoff_vec))));
+        const float dist_sq_left =
+            t_left < 0.0f ? INFINITY : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t_left, left_leg))));
+        const float dist_sq_right =
+            t_right < 0.0f ? INFINITY
+                           : v2_abs_sq(v2_sub(velocity, v2_add(right_cutoff, v2_scale(t_right, right_leg))));
+
+        if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
+            /* On the cut-off line. */
+            line.direction = v2_neg(o1->unit_dir);
+            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            lines[nl++] = line;
+        } else if (dist_sq_left <= dist_sq_right) {
+            /* On the left leg. */
+            if (left_foreign) continue;
+            line.direction = left_leg;
+            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            lines[nl++] = line;
+        } else {
+            /* On the right leg. */
+            if (right_foreign) continue;
+            line.direction = v2_neg(right_leg);
+            line.point = v2_add(right_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            lines[nl++] = line;
+        }
+    }
+    return nl;
+}
+
+static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn, orca_line *lines) {
+    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
+    const float radius = w->prm[ai].radius;
+    const float inv_th = 1.0f / w->prm[ai].time_horizon;
+    for (int32_t k = 0; k < nn; ++k) {
+        const int32_t bi = nb[k].index;
+        const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
+        const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
+        const float dist_sq = v2_abs_sq(rel_pos);
+        const float combined_radius = radius + w->prm[bi].radius;
+        const float combined_radius_sq = sqrf(combined_radius);
+        orca_line line;
+        rvo_vec2 u;
+
+        if (dist_sq > combined_radius_sq) {
+            /* No collision. w: from the cut-off centre to the relative velocity. */
+            const rvo_vec2 wv = v2_sub(rel_vel, v2_scale(inv_th, rel_pos));
+            const float w_length_sq = v2_abs_sq(wv);
+            const float dot1 = v2_dot(wv, rel_pos);
+            if (dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq) {
+                /* Project on the cut-off circle. */
+                const float w_length = sqrtf(w_length_sq);
+                const rvo_vec2 unit_w = v2_div(wv, w_length);
+                line.direction = v2(unit_w.y, -unit_w.x);
+                u = v2_scale(combined_radius * inv_th - w_length, unit_w);
+            } else {
+                /* Project on the legs. */
+                const float leg = sqrtf(dist_sq - combined_radius_sq);
+                if (v2_det(rel_pos, wv) > 0.0f) /* left leg */
+                    line.direction = v2_div(v2(rel_pos.x * leg - rel_pos.y * combined_radius,
+                                               rel_pos.x * combined_radius + rel_pos.y * leg),
+                                            dist_sq);
+                else /* right leg */
+                    line.direction = v2_neg(v2_div(v2(rel_pos.x * leg + rel_pos.y * combined_radius,
+                                                      -rel_pos.x * combined_radius + rel_pos.y * leg),
+                                                   dist_sq));
+                const float dot2 = v2_dot(rel_vel, line.direction);
+                u = v2_sub(v2_scale(dot2, line.direction), rel_vel);
+            }
+        } else {
+            /* Collision: project on the cut-off circle of time dt. */
+            const float inv_dt = 1.0f / dt;
+            const rvo_vec2 wv = v2_sub(rel_vel, v2_scale(inv_dt, rel_pos));
+            const float w_length = v2_abs(wv);
+            rvo_vec2 unit_w;
+            if (w_length > 1e-18f)
+                unit_w = v2_div(wv, w_length);
+            else if (dist_sq > 0.0f) /* w vanished: push straight apart */
+                unit_w = v2_normalize(v2_neg(rel_pos));
+            else /* same spot: a direction fixed by the two ids */
+                unit_w = split_direction(w->ids[ai], w->ids[bi]);
+            line.direction = v2(unit_w.y, -unit_w.x);
+            u = v2_scale(combined_radius * inv_dt - w_length, unit_w);
+        }
+        line.point = v2_add(velocity, v2_scale(0.5f, u));
+        lines[k] = line;
+    }
+    return nn;
+}
+
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
+    const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
+    const int32_t nol = obstacle_lines(w, i, s, nobst);
+    const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
+    const int32_t nl = nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+    const float max_speed = w->prm[i].max_speed;
+    rvo_vec2 result;
+    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);
+    if (fail < nl) rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
+    if (!v2_finite(result)) result = v2(0.0f, 0.0f); /* last line of defence; see tests */
+    return result;
+}

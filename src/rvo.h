@@ -1,0 +1,218 @@
+/*
+ * rvo — crowd local collision avoidance (ORCA / RVO2 and game extensions).
+ *
+ * The one public header of the C core. C11, no global state: every call
+ * takes the world it acts on. Units are the caller's (metres and seconds in
+ * these comments); angles are radians.
+ *
+ * Error policy: no input may crash or corrupt a world. Functions that can
+ * fail return an rvo_status (or a null id, 0) and leave the world as it was;
+ * rvo_world_last_error() then says why and rvo_world_last_error_arg() names
+ * the argument (1-based, the world not counted) that was wrong.
+ *
+ * Handles: agent and obstacle ids are integers below 2^53 (exact in a Lua
+ * or JavaScript double). 0 is the null id. The low 24 bits hold the slot
+ * (plus one), the bits above a generation: a removed id is never issued
+ * again, and using it is reported as RVO_ERR_UNKNOWN_ID.
+ *
+ * Step in two phases: rvo_world_solve() computes every agent's new velocity
+ * from a frozen state; callers may read and overwrite new velocities; then
+ * rvo_world_integrate() moves the agents. rvo_world_step() does both.
+ *
+ * Determinism: the same sequence of calls gives bit-identical results on any
+ * thread count. Ties between equally distant neighbours are broken by id.
+ */
+#ifndef RVO_H
+#define RVO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(RVO_BUILD_SHARED)
+#define RVO_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define RVO_API __attribute__((visibility("default")))
+#else
+#define RVO_API
+#endif
+
+#define RVO_VERSION "0.1.0"
+#define RVO_VERSION_NUM 100
+
+/* Largest number of agents (and of obstacles) a world can hold at once. */
+#define RVO_MAX_SLOTS ((1 << 24) - 1)
+
+typedef struct rvo_vec2 {
+    float x;
+    float y;
+} rvo_vec2;
+
+/* Agent and obstacle handles; 0 is null. */
+typedef uint64_t rvo_agent_id;
+typedef uint64_t rvo_obstacle_id;
+
+typedef struct rvo_world rvo_world;
+
+typedef enum rvo_status {
+    RVO_OK = 0,
+    RVO_ERR_INVALID_ARGUMENT = -1, /* NaN, inf, out of range, null pointer */
+    RVO_ERR_UNKNOWN_ID = -2,       /* never issued, removed, or stale */
+    RVO_ERR_OUT_OF_MEMORY = -3,
+    RVO_ERR_DEGENERATE = -4, /* polygon with too few distinct points */
+    RVO_ERR_PHASE = -5,      /* call not allowed in the world's phase */
+    RVO_ERR_CAPACITY = -6    /* more than RVO_MAX_SLOTS agents/obstacles */
+} rvo_status;
+
+/* Per-agent parameters, as in RVO2. Every field has a unit and a limit. */
+typedef struct rvo_agent_def {
+    float radius;            /* body radius [m]                [Limit: > 0] */
+    float max_speed;         /* speed limit [m/s]              [Limit: >= 0] */
+    float neighbor_dist;     /* agents farther are ignored [m] [Limit: >= 0] */
+    int32_t max_neighbors;   /* nearest agents considered      [Limit: 0..1024] */
+    float time_horizon;      /* look-ahead vs agents [s]       [Limit: > 0] */
+    float time_horizon_obst; /* look-ahead vs obstacles [s]    [Limit: > 0] */
+    rvo_vec2 velocity;       /* initial velocity [m/s]         [finite] */
+    rvo_vec2 pref_velocity;  /* initial preferred velocity     [finite] */
+    uint32_t cookie;         /* set by rvo_default_agent_def(); catches {0} defs */
+} rvo_agent_def;
+
+/* Memory hooks; with alloc == NULL the C library's malloc/realloc/free. */
+typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
+
+typedef struct rvo_world_def {
+    float time_step;     /* dt used by rvo_world_step(w, 0) [s]  [Limit: > 0] */
+    rvo_agent_def agent; /* parameters of agents added with a NULL def */
+    int32_t threads;     /* worker threads for solve, 1 = inline [Limit: 1..64] */
+    uint64_t seed;       /* seed of the world's random state */
+    rvo_alloc_fn *alloc; /* optional allocator: realloc semantics, free on new_size 0 */
+    void *alloc_user;    /* passed to alloc */
+    uint32_t cookie;     /* set by rvo_default_world_def() */
+} rvo_world_def;
+
+/* Parameters readable and writable by rvo_agent_get/set_param(). */
+typedef enum rvo_param {
+    RVO_PARAM_RADIUS = 0,
+    RVO_PARAM_MAX_SPEED,
+    RVO_PARAM_NEIGHBOR_DIST,
+    RVO_PARAM_MAX_NEIGHBORS,
+    RVO_PARAM_TIME_HORIZON,
+    RVO_PARAM_TIME_HORIZON_OBST,
+    RVO_PARAM_COUNT
+} rvo_param;
+
+/* ---- definitions ------------------------------------------------------ */
+
+/* Defaults: radius 0.5, max_speed 2, neighbor_dist 10, max_neighbors 10,
+ * time_horizon 2, time_horizon_obst 2, zero velocities. */
+RVO_API rvo_agent_def rvo_default_agent_def(void);
+/* Defaults: time_step 1/60, threads 1, seed 1, agent = rvo_default_agent_def(). */
+RVO_API rvo_world_def rvo_default_world_def(void);
+/* NULL when the def is valid, otherwise a message naming the bad field. */
+RVO_API const char *rvo_agent_def_check(const rvo_agent_def *def);
+RVO_API const char *rvo_world_def_check(const rvo_world_def *def);
+/* Name of a parameter ("radius", ...) or NULL; and the reverse. */
+RVO_API const char *rvo_param_name(rvo_param p);
+RVO_API int rvo_param_from_name(const char *name); /* -1 if unknown */
+RVO_API const char *rvo_status_string(rvo_status s);
+RVO_API const char *rvo_version(void);
+
+/* ---- world ------------------------------------------------------------ */
+
+/* NULL if def is invalid (see rvo_world_def_check) or memory runs out. */
+RVO_API rvo_world *rvo_world_create(const rvo_world_def *def);
+RVO_API void rvo_world_destroy(rvo_world *w); /* NULL is fine */
+/* Why the last failing call on w failed ("radius must be > 0"), or "". */
+RVO_API const char *rvo_world_last_error(const rvo_world *w);
+/* Which argument of that call was wrong: 1 = first after the world; 0 = none. */
+RVO_API int rvo_world_last_error_arg(const rvo_world *w);
+RVO_API float rvo_world_time_step(const rvo_world *w);
+RVO_API rvo_status rvo_world_set_time_step(rvo_world *w, float dt);
+RVO_API int32_t rvo_world_threads(const rvo_world *w);
+/* Default parameters for agents added with a NULL def. */
+RVO_API rvo_agent_def rvo_world_agent_defaults(const rvo_world *w);
+
+/* Compute every agent's new velocity for a step of dt [s] (> 0). */
+RVO_API rvo_status rvo_world_solve(rvo_world *w, float dt);
+/* velocity = new velocity; position += velocity*dt.
+ * RVO_ERR_PHASE unless a solve came before. */
+RVO_API rvo_status rvo_world_integrate(rvo_world *w, float dt);
+/* solve + integrate; dt == 0 means the world's time_step. */
+RVO_API rvo_status rvo_world_step(rvo_world *w, float dt);
+/* True between a solve and the next integrate. */
+RVO_API bool rvo_world_is_solved(const rvo_world *w);
+
+/* ---- agents ----------------------------------------------------------- */
+
+/* Returns the new id, or 0 (error: see rvo_world_last_error). def may be
+ * NULL for the world's defaults. */
+RVO_API rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def);
+RVO_API rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id);
+RVO_API bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id);
+RVO_API int32_t rvo_world_agent_count(const rvo_world *w);
+/* Copies up to cap agent ids in the world's agent order (the order of the
+ * bulk calls below; stable until an agent is removed). Returns the count. */
+RVO_API int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap);
+
+RVO_API rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y);
+RVO_API rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+RVO_API rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+RVO_API rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+/* The velocity the last solve chose; RVO_ERR_PHASE when not solved. Setting
+ * it (post-processing) is allowed between solve and integrate only; a set
+ * velocity longer than the agent's max_speed is scaled down to it. */
+RVO_API rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+RVO_API rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value);
+RVO_API rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
+
+/* ---- bulk access, in the world's agent order -------------------------- */
+/* xy holds x0,y0,x1,y1,...; n is the number of agents (not of floats).
+ * Getters copy min(n, count) agents and return the agent count.
+ * Setters need n == agent count (RVO_ERR_INVALID_ARGUMENT otherwise) and
+ * change nothing when any value is not finite. */
+RVO_API int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n);
+RVO_API int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n);
+RVO_API int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
+RVO_API rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
+RVO_API rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
+/* Zero-copy views (valid until the next call that adds, removes or moves
+ * agents): interleaved x,y arrays of agent_count pairs. */
+RVO_API const float *rvo_world_positions_view(const rvo_world *w);
+RVO_API const float *rvo_world_velocities_view(const rvo_world *w);
+
+/* ---- obstacles -------------------------------------------------------- */
+
+/* xy holds n points. closed: a polygon (n >= 3); counter-clockwise points
+ * make a solid obstacle, clockwise ones an enclosure that keeps agents
+ * inside. Open (closed = false): a polyline (n >= 2) blocking from both
+ * sides. Repeated consecutive points are merged. Returns 0 on error. */
+RVO_API rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
+RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
+RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
+RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
+
+/* ---- queries (on the current positions) ------------------------------- */
+
+/* The agents id avoids: up to its max_neighbors nearest within its
+ * neighbor_dist, nearest first (ties by id). Writes up to cap ids; returns
+ * the number found, or a negative rvo_status. */
+RVO_API int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap);
+/* Agents whose centres lie within r of (x, y), nearest first (ties by id).
+ * Writes up to cap; returns the total found, or a negative rvo_status. */
+RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap);
+/* 1 if a disc of the given clearance radius can sweep from (x1,y1) to
+ * (x2,y2) without touching an obstacle edge, 0 if not, negative on error. */
+RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RVO_H */

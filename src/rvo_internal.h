@@ -1,0 +1,213 @@
+/* Internal layout of a world, shared by the core's translation units. */
+#ifndef RVO_INTERNAL_H
+#define RVO_INTERNAL_H
+
+#include "rvo.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+#define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
+#define RVO_MAX_COORD 1e9f   /* largest accepted |coordinate| or |velocity| */
+#define RVO_MAX_NEIGHBORS_LIMIT 1024
+#define RVO_SLOT_BITS 24
+#define RVO_MAX_GENERATION ((1u << 29) - 1) /* keeps ids below 2^53 */
+#define RVO_AGENT_COOKIE 0x52564f41u
+#define RVO_WORLD_COOKIE 0x52564f57u
+
+/* ---- small float vector helpers, written to round exactly as RVO2 ---- */
+static inline rvo_vec2 v2(float x, float y) {
+    rvo_vec2 r = {x, y};
+    return r;
+}
+static inline rvo_vec2 v2_add(rvo_vec2 a, rvo_vec2 b) { return v2(a.x + b.x, a.y + b.y); }
+static inline rvo_vec2 v2_sub(rvo_vec2 a, rvo_vec2 b) { return v2(a.x - b.x, a.y - b.y); }
+static inline rvo_vec2 v2_neg(rvo_vec2 a) { return v2(-a.x, -a.y); }
+static inline rvo_vec2 v2_scale(float s, rvo_vec2 a) { return v2(s * a.x, s * a.y); }
+static inline rvo_vec2 v2_mul(rvo_vec2 a, float s) { return v2(a.x * s, a.y * s); }
+/* RVO2 divides by multiplying with the reciprocal. */
+static inline rvo_vec2 v2_div(rvo_vec2 a, float s) {
+    const float inv = 1.0f / s;
+    return v2(a.x * inv, a.y * inv);
+}
+static inline float v2_dot(rvo_vec2 a, rvo_vec2 b) { return a.x * b.x + a.y * b.y; }
+static inline float v2_det(rvo_vec2 a, rvo_vec2 b) { return a.x * b.y - a.y * b.x; }
+static inline float v2_abs_sq(rvo_vec2 a) { return v2_dot(a, a); }
+static inline float v2_abs(rvo_vec2 a) { return sqrtf(v2_abs_sq(a)); }
+static inline rvo_vec2 v2_normalize(rvo_vec2 a) { return v2_div(a, v2_abs(a)); }
+static inline float sqrf(float a) { return a * a; }
+static inline bool finitef(float a) { return isfinite(a); }
+static inline bool v2_finite(rvo_vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+
+/* ---- handles --------------------------------------------------------- */
+typedef struct slot_table {
+    uint32_t *gen;    /* generation per slot */
+    int32_t *index;   /* dense index, -1 when free */
+    int32_t *free;    /* stack of free slots */
+    int32_t nfree;
+    int32_t used;     /* slots ever handed out */
+    int32_t cap;
+} slot_table;
+
+/* ---- agents ---------------------------------------------------------- */
+typedef struct agent_params {
+    float radius;
+    float max_speed;
+    float neighbor_dist;
+    float time_horizon;
+    float time_horizon_obst;
+    int32_t max_neighbors;
+} agent_params;
+
+/* ---- obstacles (RVO2's vertex ring representation) -------------------- */
+typedef struct obst_vertex {
+    rvo_vec2 point;
+    rvo_vec2 unit_dir; /* towards next */
+    int32_t next;
+    int32_t prev;
+    int32_t obstacle; /* dense index of the owning obstacle */
+    int32_t convex;
+} obst_vertex;
+
+typedef struct obstacle {
+    rvo_obstacle_id id;
+    int32_t first; /* first vertex */
+    int32_t count; /* vertices (an open polyline is stored doubled back) */
+    bool closed;
+} obstacle;
+
+/* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
+typedef struct edge_grid {
+    float ox, oy, cell, inv_cell;
+    int32_t nx, ny;
+    int32_t *start; /* nx*ny + 1 */
+    int32_t *items; /* edge (= first vertex) indices */
+    int32_t nitems, items_cap, start_cap;
+    bool valid;
+} edge_grid;
+
+/* Uniform grid over agents, rebuilt from the positions when they change. */
+typedef struct agent_grid {
+    float ox, oy, cell, inv_cell;
+    int32_t nx, ny;
+    int32_t *start;     /* nx*ny + 1 */
+    int32_t *items;     /* dense agent indices in cell order */
+    rvo_vec2 *item_pos; /* their positions, same order */
+    int32_t items_cap, start_cap;
+    int32_t *cell_of;   /* scratch: cell of each agent */
+    bool valid;
+} agent_grid;
+
+/* ---- per-worker scratch for solve and queries ------------------------- */
+typedef struct orca_line {
+    rvo_vec2 point;
+    rvo_vec2 direction;
+} orca_line;
+
+typedef struct neighbor {
+    float dist_sq;
+    int32_t index; /* dense agent index or vertex index */
+    rvo_agent_id id;
+} neighbor;
+
+typedef struct scratch {
+    orca_line *lines;
+    orca_line *proj;
+    int32_t lines_cap;
+    neighbor *agents;
+    int32_t agents_cap;
+    neighbor *obst;
+    int32_t obst_cap;
+    uint32_t *stamp; /* per edge, for de-duplicating grid hits */
+    uint32_t stamp_val;
+    int32_t stamp_cap;
+} scratch;
+
+typedef struct thread_pool thread_pool;
+
+struct rvo_world {
+    rvo_alloc_fn *alloc;
+    void *alloc_user;
+    float time_step;
+    int32_t threads;
+    uint64_t seed;
+    rvo_agent_def defaults;
+
+    /* agents, dense */
+    int32_t count, cap;
+    rvo_vec2 *pos, *vel, *pref, *newvel;
+    agent_params *prm;
+    rvo_agent_id *ids;
+    slot_table agent_slots;
+    agent_grid grid;
+
+    /* obstacles */
+    obstacle *obst;
+    int32_t obst_count, obst_cap;
+    obst_vertex *verts;
+    int32_t nverts, verts_cap;
+    slot_table obst_slots;
+    edge_grid egrid;
+
+    /* phase */
+    bool solved;
+
+    scratch *scratch; /* one per worker */
+    thread_pool *pool;
+
+    char err[160];
+    int err_arg;
+};
+
+/* world.c */
+void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);
+bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
+rvo_status rvo__fail(const rvo_world *w, rvo_status s, int arg, const char *fmt, ...);
+void rvo__ok(const rvo_world *w);
+const char *rvo__check_coord(const char *name, float v, char *buf, size_t n);
+
+/* Validates one agent parameter value; NULL when fine. */
+const char *rvo__param_check(rvo_param p, double v);
+
+/* ids */
+rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t *id);
+int32_t rvo__slot_lookup(const slot_table *t, uint64_t id); /* dense index or -1 */
+void rvo__slot_release(slot_table *t, uint64_t id);
+void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense);
+void rvo__slot_free(rvo_world *w, slot_table *t);
+
+/* grid.c */
+bool rvo__agent_grid_build(rvo_world *w);
+void rvo__agent_grid_free(rvo_world *w);
+/* k nearest agents of agent i as RVO2 selects them; returns the count. */
+int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);
+bool rvo__edge_grid_build(rvo_world *w);
+void rvo__edge_grid_free(rvo_world *w);
+/* Calls visit for every edge whose cells touch the box, once each. */
+typedef void edge_visit_fn(void *ctx, int32_t edge);
+void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
+                          edge_visit_fn *visit, void *ctx);
+
+/* orca.c */
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
+/* linear programs (exposed for unit tests) */
+bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,
+              rvo_vec2 *result);
+int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt,
+                 rvo_vec2 *result);
+void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius,
+              rvo_vec2 *result, orca_line *proj);
+
+/* solve.c */
+bool rvo__scratch_reserve(rvo_world *w);
+void rvo__scratch_free(rvo_world *w);
+bool rvo__pool_start(rvo_world *w);
+/* Brings the indices and scratch up to date for solving or querying. */
+bool rvo__prepare(rvo_world *w);
+void rvo__pool_stop(rvo_world *w);
+
+/* obstacles.c */
+void rvo__obstacles_free(rvo_world *w);
+
+#endif

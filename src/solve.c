@@ -1,0 +1,177 @@
+/* The solve phase: per-worker scratch, a small thread pool, and the loop
+ * that gives every agent its new velocity. Each agent writes only its own
+ * slot and reads only the frozen state, so the result does not depend on
+ * the thread count or on which worker takes which agent. */
+#include "rvo_internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#define CHUNK 64 /* agents per work item */
+
+struct thread_pool {
+    pthread_t *threads;
+    int32_t nthreads; /* workers besides the caller */
+    pthread_mutex_t mu;
+    pthread_cond_t start, done;
+    uint64_t job; /* generation of the current job */
+    int32_t busy; /* workers still on the current job */
+    bool quit;
+    float dt;
+    atomic_int next; /* next chunk to take */
+    rvo_world *w;
+};
+
+typedef struct worker_arg {
+    thread_pool *pool;
+    int32_t index; /* scratch index, 1.. */
+} worker_arg;
+
+static void run_chunks(rvo_world *w, float dt, atomic_int *next, scratch *s) {
+    const int32_t n = w->count;
+    for (;;) {
+        const int32_t begin = atomic_fetch_add(next, CHUNK);
+        if (begin >= n) break;
+        const int32_t end = begin + CHUNK < n ? begin + CHUNK : n;
+        for (int32_t i = begin; i < end; ++i) w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
+    }
+}
+
+static void *worker_main(void *p) {
+    worker_arg *arg = p;
+    thread_pool *pool = arg->pool;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pool->mu);
+    for (;;) {
+        while (!pool->quit && pool->job == seen) pthread_cond_wait(&pool->start, &pool->mu);
+        if (pool->quit) break;
+        seen = pool->job;
+        rvo_world *w = pool->w;
+        const float dt = pool->dt;
+        pthread_mutex_unlock(&pool->mu);
+        run_chunks(w, dt, &pool->next, &w->scratch[arg->index]);
+        pthread_mutex_lock(&pool->mu);
+        if (--pool->busy == 0) pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return NULL;
+}
+
+static worker_arg *pool_args(thread_pool *pool) { return (worker_arg *)(pool->threads + pool->nthreads); }
+
+bool rvo__pool_start(rvo_world *w) {
+    const int32_t n = w->threads - 1;
+    thread_pool *pool = rvo__realloc(w, NULL, 0, sizeof *pool);
+    if (!pool) return false;
+    memset(pool, 0, sizeof *pool);
+    pool->threads = rvo__realloc(w, NULL, 0, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n);
+    if (!pool->threads) {
+        rvo__realloc(w, pool, sizeof *pool, 0);
+        return false;
+    }
+    pthread_mutex_init(&pool->mu, NULL);
+    pthread_cond_init(&pool->start, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    w->pool = pool;
+    for (int32_t k = 0; k < n; ++k) {
+        worker_arg *a = &pool_args(pool)[k];
+        a->pool = pool;
+        a->index = k + 1;
+        if (pthread_create(&pool->threads[k], NULL, worker_main, a) != 0) {
+            rvo__pool_stop(w);
+            return false;
+        }
+        pool->nthreads = k + 1;
+    }
+    return true;
+}
+
+void rvo__pool_stop(rvo_world *w) {
+    thread_pool *pool = w->pool;
+    if (!pool) return;
+    pthread_mutex_lock(&pool->mu);
+    pool->quit = true;
+    pthread_cond_broadcast(&pool->start);
+    pthread_mutex_unlock(&pool->mu);
+    for (int32_t k = 0; k < pool->nthreads; ++k) pthread_join(pool->threads[k], NULL);
+    pthread_mutex_destroy(&pool->mu);
+    pthread_cond_destroy(&pool->start);
+    pthread_cond_destroy(&pool->done);
+    const int32_t n = w->threads - 1;
+    rvo__realloc(w, pool->threads, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n, 0);
+    rvo__realloc(w, pool, sizeof *pool, 0);
+    w->pool = NULL;
+}
+
+/* ---- scratch ------------------------------------------------------------- */
+
+bool rvo__scratch_reserve(rvo_world *w) {
+    const int32_t lines = w->nverts + RVO_MAX_NEIGHBORS_LIMIT + 1;
+    for (int32_t k = 0; k < w->threads; ++k) {
+        scratch *s = &w->scratch[k];
+        if (s->lines_cap < lines) {
+            int32_t c1 = s->lines_cap, c2 = s->lines_cap;
+            if (!rvo__grow(w, (void **)&s->lines, &c1, lines, sizeof *s->lines) ||
+                !rvo__grow(w, (void **)&s->proj, &c2, lines, sizeof *s->proj))
+                return false;
+            s->lines_cap = c1 < c2 ? c1 : c2;
+        }
+        if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1, sizeof *s->agents) ||
+            !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst))
+            return false;
+        if (s->stamp_cap < w->nverts + 1) {
+            const int32_t old = s->stamp_cap;
+            if (!rvo__grow(w, (void **)&s->stamp, &s->stamp_cap, w->nverts + 1, sizeof *s->stamp)) return false;
+            memset(s->stamp + old, 0, sizeof *s->stamp * (size_t)(s->stamp_cap - old));
+        }
+    }
+    return true;
+}
+
+void rvo__scratch_free(rvo_world *w) {
+    for (int32_t k = 0; k < w->threads; ++k) {
+        scratch *s = &w->scratch[k];
+        rvo__realloc(w, s->lines, sizeof *s->lines * (size_t)s->lines_cap, 0);
+        rvo__realloc(w, s->proj, sizeof *s->proj * (size_t)s->lines_cap, 0);
+        rvo__realloc(w, s->agents, sizeof *s->agents * (size_t)s->agents_cap, 0);
+        rvo__realloc(w, s->obst, sizeof *s->obst * (size_t)s->obst_cap, 0);
+        rvo__realloc(w, s->stamp, sizeof *s->stamp * (size_t)s->stamp_cap, 0);
+        memset(s, 0, sizeof *s);
+    }
+}
+
+bool rvo__prepare(rvo_world *w) {
+    if (!w->grid.valid && !rvo__agent_grid_build(w)) return false;
+    if (!w->egrid.valid && !rvo__edge_grid_build(w)) return false;
+    return rvo__scratch_reserve(w);
+}
+
+rvo_status rvo_world_solve(rvo_world *w, float dt) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "time_step must be finite");
+    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "time_step must be > 0");
+    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    thread_pool *pool = w->pool;
+    if (!pool || w->count < 2 * CHUNK) {
+        atomic_int next;
+        atomic_init(&next, 0);
+        run_chunks(w, dt, &next, &w->scratch[0]);
+    } else {
+        pthread_mutex_lock(&pool->mu);
+        pool->w = w;
+        pool->dt = dt;
+        atomic_store(&pool->next, 0);
+        pool->busy = pool->nthreads;
+        pool->job++;
+        pthread_cond_broadcast(&pool->start);
+        pthread_mutex_unlock(&pool->mu);
+        run_chunks(w, dt, &pool->next, &w->scratch[0]);
+        pthread_mutex_lock(&pool->mu);
+        while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->mu);
+        pthread_mutex_unlock(&pool->mu);
+    }
+    w->solved = true;
+    rvo__ok(w);
+    return RVO_OK;
+}
