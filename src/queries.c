@@ -83,8 +83,9 @@ static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, do
     /* proper crossing */
     const double den = d1x * d2y - d1y * d2x;
     if (den != 0) {
-        const double s = (d2x * ry - d2y * rx) / -den;
-        const double t = (d1x * ry - d1y * rx) / -den;
+        /* p1 + s d1 = p2 + t d2, solved with cross products */
+        const double s = -(rx * d2y - ry * d2x) / den;
+        const double t = -(rx * d1y - ry * d1x) / den;
         if (s >= 0 && s <= 1 && t >= 0 && t <= 1) return 0;
     }
     /* otherwise the closest pair involves an endpoint */

@@ -58,7 +58,8 @@ static void *worker_main(void *p) {
     return NULL;
 }
 
-static worker_arg *pool_args(thread_pool *pool) { return (worker_arg *)(pool->threads + pool->nthreads); }
+/* The worker arguments live right after the n thread handles. */
+static worker_arg *pool_args(thread_pool *pool, int32_t n) { return (worker_arg *)(pool->threads + n); }
 
 bool rvo__pool_start(rvo_world *w) {
     const int32_t n = w->threads - 1;
@@ -75,7 +76,7 @@ bool rvo__pool_start(rvo_world *w) {
     pthread_cond_init(&pool->done, NULL);
     w->pool = pool;
     for (int32_t k = 0; k < n; ++k) {
-        worker_arg *a = &pool_args(pool)[k];
+        worker_arg *a = &pool_args(pool, n)[k];
         a->pool = pool;
         a->index = k + 1;
         if (pthread_create(&pool->threads[k], NULL, worker_main, a) != 0) {

@@ -1,0 +1,168 @@
+/* Obstacle cases of ORCA (seed 001): edge, convex vertex, oblique view,
+ * concave corner, collisions with a segment and a vertex, open polylines,
+ * clockwise enclosures, and add/remove at any time. Each case moves one
+ * agent and checks that it keeps its clearance (and arrives where it can). */
+#include "check.h"
+#include "rvo.h"
+
+#include <stdlib.h>
+
+typedef struct poly {
+    const float *xy;
+    int n;
+    bool closed;
+} poly;
+
+static double seg_dist(double px, double py, double ax, double ay, double bx, double by) {
+    const double dx = bx - ax, dy = by - ay, len = dx * dx + dy * dy;
+    double t = len > 0 ? ((px - ax) * dx + (py - ay) * dy) / len : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(ax + t * dx - px, ay + t * dy - py);
+}
+
+static double clearance(const poly *ps, int np, rvo_vec2 p) {
+    double best = INFINITY;
+    for (int k = 0; k < np; ++k) {
+        const int segs = ps[k].closed ? ps[k].n : ps[k].n - 1;
+        for (int i = 0; i < segs; ++i) {
+            const float *a = &ps[k].xy[2 * i], *b = &ps[k].xy[2 * ((i + 1) % ps[k].n)];
+            const double d = seg_dist(p.x, p.y, a[0], a[1], b[0], b[1]);
+            if (d < best) best = d;
+        }
+    }
+    return best;
+}
+
+/* Walks an agent of radius 0.5 from start to goal; returns the smallest
+ * clearance seen, and whether it arrived (within 0.1) in max_steps. */
+static double walk(const poly *ps, int np, float sx, float sy, float gx, float gy, int max_steps, bool *arrived) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.1f;
+    rvo_world *w = rvo_world_create(&wd);
+    for (int k = 0; k < np; ++k) CHECK(rvo_world_add_obstacle(w, ps[k].xy, ps[k].n, ps[k].closed) != 0);
+    const rvo_agent_id a = rvo_world_add_agent(w, sx, sy, NULL);
+    double worst = INFINITY;
+    *arrived = false;
+    for (int s = 0; s < max_steps; ++s) {
+        rvo_vec2 p;
+        rvo_agent_get_position(w, a, &p);
+        const double c = clearance(ps, np, p);
+        if (c < worst) worst = c;
+        float dx = gx - p.x, dy = gy - p.y;
+        const float d = sqrtf(dx * dx + dy * dy);
+        if (d < 0.1f) {
+            *arrived = true;
+            break;
+        }
+        if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
+        rvo_agent_set_pref_velocity(w, a, dx, dy);
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+    }
+    rvo_world_destroy(w);
+    return worst;
+}
+
+static const float box[] = {-1, -1, 1, -1, 1, 1, -1, 1};                /* CCW square */
+static const float ell[] = {0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4};       /* CCW L: concave at (1,1) */
+static const float wall[] = {-3, 0, 3, 0};                             /* open segment */
+static const float zig[] = {-4, 0, -1, 1, 1, -1, 4, 0};                /* open polyline */
+static const float room[] = {-5, -5, -5, 5, 5, 5, 5, -5};              /* CW: enclosure */
+
+int main(void) {
+    bool arrived;
+    const double r = 0.5, tol = 0.01 * r;
+    poly sq = {box, 4, true};
+    /* Head-on into an edge: ORCA has no planner and stops in front of it
+     * (a local minimum); it must still keep its clearance. */
+    CHECK(walk(&sq, 1, -6, 0, 6, 0, 300, &arrived) >= r - tol);
+    /* Into an edge at an angle: slides along it and around the box. */
+    CHECK(walk(&sq, 1, -6, -0.5f, 6, 3, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    /* Towards a convex vertex, slightly off the diagonal. */
+    CHECK(walk(&sq, 1, -5, -5, 5, 5.5f, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    /* Obliquely, sliding along an edge. */
+    CHECK(walk(&sq, 1, -6, 1.4f, 6, 1.4f, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    /* Into the concave corner of an L, from inside the notch. */
+    poly l = {ell, 6, true};
+    CHECK(walk(&l, 1, 3, 3, 0.8f, 0.8f, 400, &arrived) >= r - tol);
+    /* Across a two-sided wall from either side. */
+    poly wa = {wall, 2, false};
+    CHECK(walk(&wa, 1, 0, -3, 5, 3, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    CHECK(walk(&wa, 1, 0, 3, -5, -3, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    CHECK(walk(&wa, 1, 0, -3, 0, 3, 300, &arrived) >= r - tol); /* head-on: stops, never crosses */
+    CHECK(!arrived);
+    poly zz = {zig, 4, false};
+    CHECK(walk(&zz, 1, -1, -4, 6, 4, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    CHECK(walk(&zz, 1, 1, 4, -6, -4, 2000, &arrived) >= r - tol);
+    CHECK(arrived);
+    /* A clockwise polygon is an enclosure: the agent stays inside. */
+    poly rm = {room, 4, true};
+    CHECK(walk(&rm, 1, 0, 0, 20, 0, 300, &arrived) >= r - tol);
+    CHECK(!arrived);
+
+    /* Collisions: an agent overlapping an edge or a vertex is pushed out. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_agent_id e = rvo_world_add_agent(w, 0, 1.3f, NULL);  /* 0.3 from the top edge */
+        const rvo_agent_id v = rvo_world_add_agent(w, 1.2f, -1.2f, NULL); /* 0.28 from a corner */
+        rvo_agent_set_pref_velocity(w, e, 0, -1);                      /* pushing into it */
+        rvo_agent_set_pref_velocity(w, v, -1, 1);
+        CHECK(rvo_world_solve(w, 0) != RVO_OK); /* dt 0 is not a solve step */
+        CHECK(rvo_world_solve(w, 1.0f / 60) == RVO_OK);
+        rvo_vec2 ve, vv;
+        rvo_agent_get_new_velocity(w, e, &ve);
+        rvo_agent_get_new_velocity(w, v, &vv);
+        CHECK(ve.y >= 0.0f);              /* not further into the edge */
+        CHECK(vv.x - vv.y >= 0.0f);       /* not further into the corner */
+        rvo_world_destroy(w);
+    }
+
+    /* Obstacles come and go at any time; ids are checked. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, wall, 2, false);
+        CHECK(o1 != 0 && o2 != 0 && o1 != o2);
+        CHECK(rvo_world_obstacle_count(w) == 2);
+        const rvo_agent_id a = rvo_world_add_agent(w, 0, -3, NULL);
+        rvo_agent_set_pref_velocity(w, a, 0, 2);
+        for (int s = 0; s < 30; ++s) rvo_world_step(w, 0);
+        CHECK(rvo_world_remove_obstacle(w, o2) == RVO_OK);
+        CHECK(!rvo_world_obstacle_valid(w, o2));
+        CHECK(rvo_world_remove_obstacle(w, o2) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_world_obstacle_valid(w, o1));
+        rvo_vec2 p;
+        for (int s = 0; s < 600; ++s) rvo_world_step(w, 0);
+        rvo_agent_get_position(w, a, &p);
+        CHECK(p.y < -1.4f); /* the box still blocks */
+        CHECK(rvo_world_remove_obstacle(w, o1) == RVO_OK);
+        for (int s = 0; s < 300; ++s) rvo_world_step(w, 0);
+        rvo_agent_get_position(w, a, &p);
+        CHECK(p.y > 5.0f); /* nothing blocks any more */
+        const rvo_obstacle_id o3 = rvo_world_add_obstacle(w, box, 4, true);
+        CHECK(o3 != o1 && o3 != o2);
+
+        /* Bad polygons: rejected, world unchanged. */
+        const float nan_xy[] = {0, 0, NAN, 1, 1, 1};
+        const float dup[] = {1, 1, 1, 1, 1, 1};
+        const float line3[] = {0, 0, 1, 1, 2, 2};
+        CHECK(rvo_world_add_obstacle(w, nan_xy, 3, true) == 0);
+        CHECK(rvo_world_last_error_arg(w) == 1);
+        CHECK(rvo_world_add_obstacle(w, dup, 3, true) == 0);
+        CHECK(rvo_world_add_obstacle(w, box, 1, true) == 0);
+        CHECK(rvo_world_add_obstacle(w, NULL, 3, true) == 0);
+        CHECK(rvo_world_add_obstacle(w, line3, 3, true) == 0); /* zero area */
+        CHECK(rvo_world_add_obstacle(w, line3, 3, false) != 0); /* fine as a polyline */
+        CHECK(rvo_world_obstacle_count(w) == 2);
+        rvo_world_destroy(w);
+    }
+    return check_finish("obstacles");
+}
