@@ -73,6 +73,12 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].max_neighbors = def->max_neighbors;
     w->prm[i].time_horizon = def->time_horizon;
     w->prm[i].time_horizon_obst = def->time_horizon_obst;
+    w->prm[i].weight = 0.5f;
+    w->prm[i].groups = 1;
+    w->prm[i].mask = 0xffffffffu;
+    w->prm[i].z = 0.0f;
+    w->prm[i].height = INFINITY;
+    w->prm[i].locked = 0;
     w->ids[i] = id;
     w->grid.valid = false;
     rvo__ok(w);
@@ -181,18 +187,27 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
     if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, (int)p >= 0 && p < RVO_PARAM_COUNT ? 3 : 2, "%s", e);
     agent_params *a = &w->prm[i];
     switch (p) {
-    case RVO_PARAM_RADIUS: a->radius = (float)value; break;
+    case RVO_PARAM_RADIUS:
+        a->radius = (float)value;
+        w->grid.valid = false; /* the grid keeps the largest radius */
+        break;
     case RVO_PARAM_MAX_SPEED: a->max_speed = (float)value; break;
     case RVO_PARAM_NEIGHBOR_DIST: a->neighbor_dist = (float)value; break;
     case RVO_PARAM_MAX_NEIGHBORS: a->max_neighbors = (int32_t)value; break;
     case RVO_PARAM_TIME_HORIZON: a->time_horizon = (float)value; break;
     case RVO_PARAM_TIME_HORIZON_OBST: a->time_horizon_obst = (float)value; break;
+    case RVO_PARAM_WEIGHT: a->weight = (float)value; break;
+    case RVO_PARAM_GROUPS: a->groups = (uint32_t)value; break;
+    case RVO_PARAM_MASK: a->mask = (uint32_t)value; break;
+    case RVO_PARAM_Z: a->z = (float)value; break;
+    case RVO_PARAM_HEIGHT: a->height = (float)value; break;
     default: break;
     }
     /* A float rounding to 0 must not sneak a zero radius or horizon in. */
     if (!(a->radius > 0)) a->radius = 1e-30f;
     if (!(a->time_horizon > 0)) a->time_horizon = 1e-30f;
     if (!(a->time_horizon_obst > 0)) a->time_horizon_obst = 1e-30f;
+    if (!(a->height > 0)) a->height = 1e-30f;
     rvo__ok(w);
     return RVO_OK;
 }
@@ -209,6 +224,11 @@ rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p,
     case RVO_PARAM_MAX_NEIGHBORS: *out = a->max_neighbors; break;
     case RVO_PARAM_TIME_HORIZON: *out = a->time_horizon; break;
     case RVO_PARAM_TIME_HORIZON_OBST: *out = a->time_horizon_obst; break;
+    case RVO_PARAM_WEIGHT: *out = a->weight; break;
+    case RVO_PARAM_GROUPS: *out = a->groups; break;
+    case RVO_PARAM_MASK: *out = a->mask; break;
+    case RVO_PARAM_Z: *out = a->z; break;
+    case RVO_PARAM_HEIGHT: *out = a->height; break;
     default: return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "unknown parameter");
     }
     return RVO_OK;
@@ -254,4 +274,53 @@ rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n
     if (s == RVO_OK)
         for (int32_t i = 0; i < n; ++i) w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
     return s;
+}
+
+/* ---- locks and avoidance reports ------------------------------------------ */
+
+rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (check_xy(w, vx, vy, "vx", "vy", 2) != RVO_OK) return RVO_ERR_INVALID_ARGUMENT;
+    w->prm[i].locked = 1;
+    w->vel[i] = v2(vx, vy); /* others see the lock velocity from now on */
+    if (w->solved) w->newvel[i] = w->vel[i];
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    w->prm[i].locked = 0;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t i = find(w, id, 1);
+    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    return w->prm[i].locked ? 1 : 0;
+}
+
+int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(tolerance) || tolerance < 0)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "tolerance must be finite and >= 0");
+    if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
+    if (!w->ever_solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "no solve has run yet");
+    const float tol_sq = tolerance * tolerance;
+    int32_t n = 0;
+    for (int32_t i = 0; i < w->count; ++i) {
+        if (w->prm[i].locked) continue;
+        if (v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq) {
+            if (n < cap) out[n] = w->ids[i];
+            ++n;
+        }
+    }
+    rvo__ok(w);
+    return n;
 }

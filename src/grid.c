@@ -66,7 +66,9 @@ bool rvo__agent_grid_build(rvo_world *w) {
         return false;
     g->items_cap = items_cap;
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
+    g->max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
+        if (w->prm[i].radius > g->max_radius) g->max_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
         g->cell_of[i] = c;
@@ -128,6 +130,8 @@ static float insert_neighbor(neighbor *out, int32_t *n, int32_t k, float range_s
  * rings first, while a ring can still hold something in range. */
 static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k, neighbor *out) {
     const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[self];
+    const uint32_t mask = me->mask;
     int32_t n = 0;
     if (k <= 0 || w->count == 0) return 0;
     const int32_t cx = cell_coord(p.x, g->ox, g->inv_cell, g->nx), cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
@@ -147,8 +151,12 @@ static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float rang
                     const int32_t j = g->items[t];
                     if (j == self) continue;
                     const float d = v2_abs_sq(v2_sub(p, g->item_pos[t]));
-                    if (d < range_sq || (n == k && d == range_sq))
-                        range_sq = insert_neighbor(out, &n, k, range_sq, d, j, w->ids[j]);
+                    if (!(d < range_sq || (n == k && d == range_sq))) continue;
+                    /* groups and height filter before the neighbour budget */
+                    const agent_params *o = &w->prm[j];
+                    if (!(mask & o->groups)) continue;
+                    if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
+                    range_sq = insert_neighbor(out, &n, k, range_sq, d, j, w->ids[j]);
                 }
             }
         }

@@ -93,6 +93,8 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     o->first = first;
     o->count = m;
     o->closed = closed;
+    o->zmin = -INFINITY;
+    o->zmax = INFINITY;
     w->egrid.valid = false;
     rvo__realloc(w, pts, 0, 0);
     rvo__ok(w);
@@ -120,6 +122,19 @@ rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {
     }
     rvo__slot_release(&w->obst_slots, id);
     w->egrid.valid = false;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    if (isnan(zmin) || zmin == INFINITY) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "zmin must be a number < inf");
+    if (isnan(zmax) || zmax == -INFINITY) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be a number > -inf");
+    if (zmin > zmax) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be >= zmin");
+    w->obst[oi].zmin = zmin;
+    w->obst[oi].zmax = zmax;
     rvo__ok(w);
     return RVO_OK;
 }

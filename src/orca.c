@@ -17,6 +17,7 @@ static float dist_sq_point_segment(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) {
 typedef struct obst_query {
     const rvo_world *w;
     rvo_vec2 p;
+    float z, height;
     float range_sq;
     neighbor *out;
     int32_t n;
@@ -25,6 +26,9 @@ typedef struct obst_query {
 static void visit_edge(void *ctx, int32_t e) {
     obst_query *q = ctx;
     const obst_vertex *v1 = &q->w->verts[e], *v2p = &q->w->verts[v1->next];
+    const obstacle *ob = &q->w->obst[v1->obstacle];
+    const float m = q->w->height_margin;
+    if (!(q->z <= ob->zmax + m && ob->zmin <= q->z + q->height + m)) return; /* other floor */
     /* Only edges that face the agent (agent on their right, i.e. outside). */
     if (!(left_of(v1->point, v2p->point, q->p) < 0.0f)) return;
     const float d = dist_sq_point_segment(v1->point, v2p->point, q->p);
@@ -42,7 +46,7 @@ static void visit_edge(void *ctx, int32_t e) {
 /* Edges within time_horizon_obst * max_speed + radius, nearest first. */
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
     const agent_params *a = &w->prm[i];
-    obst_query q = {w, w->pos[i], sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
+    obst_query q = {w, w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
     const float r = sqrtf(q.range_sq);
     rvo__edge_grid_visit(w, s, q.p.x - r, q.p.y - r, q.p.x + r, q.p.y + r, visit_edge, &q);
     return q.n;
@@ -329,10 +333,20 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
 
 static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn, orca_line *lines) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
-    const float radius = w->prm[ai].radius;
-    const float inv_th = 1.0f / w->prm[ai].time_horizon;
+    const agent_params *me = &w->prm[ai];
+    const float radius = me->radius;
+    const float inv_th = 1.0f / me->time_horizon;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
+        const agent_params *other = &w->prm[bi];
+        /* This agent's share of the pair's correction (RVO2: 0.5). */
+        float share;
+        if (other->locked || !(other->mask & me->groups))
+            share = 1.0f;
+        else if (me->weight + other->weight > 0.0f)
+            share = me->weight / (me->weight + other->weight);
+        else
+            share = 0.5f;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);
@@ -381,7 +395,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             line.direction = v2(unit_w.y, -unit_w.x);
             u = v2_scale(combined_radius * inv_dt - w_length, unit_w);
         }
-        line.point = v2_add(velocity, v2_scale(0.5f, u));
+        line.point = v2_add(velocity, v2_scale(share, u));
         lines[k] = line;
     }
     return nn;

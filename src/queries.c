@@ -138,3 +138,142 @@ int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2
     rvo__ok(w);
     return q.blocked ? 0 : 1;
 }
+
+/* ---- ray cast ---------------------------------------------------------------- */
+
+/* Smallest t in [0, tmax] where o + t d (|d| = 1) is within r of c, with
+ * o outside that disc; -1 when none. */
+static double ray_circle(double ox, double oy, double dx, double dy, double cx, double cy, double r, double tmax) {
+    const double fx = ox - cx, fy = oy - cy;
+    const double b = fx * dx + fy * dy, c = fx * fx + fy * fy - r * r;
+    if (c <= 0) return -1; /* starts inside */
+    const double disc = b * b - c;
+    if (disc < 0) return -1;
+    const double t = -b - sqrt(disc);
+    return t >= 0 && t <= tmax ? t : -1;
+}
+
+typedef struct ray_query {
+    const rvo_world *w;
+    double ox, oy, dx, dy, tmax, clear;
+    double best;
+    rvo_ray_hit *hit;
+    bool found;
+} ray_query;
+
+static void ray_take(ray_query *q, double t, double nx, double ny, rvo_agent_id agent, rvo_obstacle_id obst) {
+    /* nearest wins; ties: obstacles before agents, then lower id */
+    if (q->found) {
+        if (t > q->best) return;
+        if (t == q->best) {
+            const bool better = (obst && !q->hit->obstacle) ||
+                                (obst && q->hit->obstacle && obst < q->hit->obstacle) ||
+                                (!obst && !q->hit->obstacle && agent < q->hit->agent);
+            if (!better) return;
+        }
+    }
+    const double len = sqrt(nx * nx + ny * ny);
+    q->found = true;
+    q->best = t;
+    q->hit->distance = (float)t;
+    q->hit->point = v2((float)(q->ox + t * q->dx), (float)(q->oy + t * q->dy));
+    q->hit->normal = len > 0 ? v2((float)(nx / len), (float)(ny / len)) : v2((float)-q->dx, (float)-q->dy);
+    q->hit->agent = agent;
+    q->hit->obstacle = obst;
+}
+
+static void visit_ray_edge(void *ctx, int32_t e) {
+    ray_query *q = ctx;
+    const obst_vertex *v = &q->w->verts[e];
+    const rvo_vec2 a = v->point, b = q->w->verts[v->next].point;
+    const rvo_obstacle_id oid = q->w->obst[v->obstacle].id;
+    const double ax = a.x, ay = a.y, ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    const double len = sqrt(ex * ex + ey * ey);
+    if (!(len > 0)) return;
+    /* Already within the clearance at the start: hit at 0. */
+    {
+        double t = ((q->ox - ax) * ex + (q->oy - ay) * ey) / (len * len);
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const double px = q->ox - (ax + t * ex), py = q->oy - (ay + t * ey);
+        if (px * px + py * py <= q->clear * q->clear) {
+            ray_take(q, 0, px, py, 0, oid);
+            return;
+        }
+    }
+    /* The two sides of the capsule: the segment offset by the clearance. */
+    double nx = -ey / len, ny = ex / len;
+    if (nx * (q->ox - ax) + ny * (q->oy - ay) < 0) nx = -nx, ny = -ny; /* side facing the start */
+    const double sx = ax + nx * q->clear, sy = ay + ny * q->clear;
+    const double den = q->dx * ey - q->dy * ex;
+    if (den != 0) {
+        /* o + t d = s + u e */
+        const double rx = sx - q->ox, ry = sy - q->oy;
+        const double t = (rx * ey - ry * ex) / den;
+        const double u = (rx * q->dy - ry * q->dx) / den;
+        if (t >= 0 && t <= q->tmax && u >= 0 && u <= 1) ray_take(q, t, nx, ny, 0, oid);
+    }
+    /* The two round ends. */
+    if (q->clear > 0) {
+        const double ends[2][2] = {{ax, ay}, {(double)b.x, (double)b.y}};
+        for (int k = 0; k < 2; ++k) {
+            const double t = ray_circle(q->ox, q->oy, q->dx, q->dy, ends[k][0], ends[k][1], q->clear, q->tmax);
+            if (t >= 0)
+                ray_take(q, t, q->ox + t * q->dx - ends[k][0], q->oy + t * q->dy - ends[k][1], 0, oid);
+        }
+    }
+}
+
+/* floor(v) clamped to [lo, hi] without overflowing the cast. */
+static int32_t cell_clamp(double v, int32_t lo, int32_t hi) {
+    const double f = floor(v);
+    return f < lo ? lo : f > hi ? hi : (int32_t)f;
+}
+
+int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                       uint32_t mask, rvo_ray_hit *hit) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    char buf[64];
+    const char *e;
+    const float v[4] = {x, y, dx, dy};
+    const char *names[4] = {"x", "y", "dx", "dy"};
+    for (int k = 0; k < 4; ++k)
+        if ((e = rvo__check_coord(names[k], v[k], buf, sizeof buf)))
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, k + 1, "%s", e);
+    const double dlen = sqrt((double)dx * dx + (double)dy * dy);
+    if (!(dlen > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "direction must not be zero");
+    if (!isfinite(max_dist) || max_dist < 0 || max_dist > RVO_MAX_COORD)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be finite and >= 0");
+    if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be finite and >= 0");
+    if (!hit) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 8, "hit is NULL");
+    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};
+    memset(hit, 0, sizeof *hit);
+    const double ex = x + q.dx * max_dist, ey = y + q.dy * max_dist;
+    const float pad = clearance + w->grid.max_radius;
+    const float bx0 = (float)(x < ex ? x : ex) - pad, bx1 = (float)(x < ex ? ex : x) + pad;
+    const float by0 = (float)(y < ey ? y : ey) - pad, by1 = (float)(y < ey ? ey : y) + pad;
+    rvo__edge_grid_visit(w, &w->scratch[0], bx0, by0, bx1, by1, visit_ray_edge, &q);
+    const agent_grid *g = &w->grid;
+    if (mask != 0 && w->count > 0) {
+        /* a box beyond an edge of the grid gives an empty range */
+        const int32_t cx0 = cell_clamp((bx0 - g->ox) * g->inv_cell, 0, g->nx);
+        const int32_t cx1 = cell_clamp((bx1 - g->ox) * g->inv_cell, -1, g->nx - 1);
+        const int32_t cy0 = cell_clamp((by0 - g->oy) * g->inv_cell, 0, g->ny);
+        const int32_t cy1 = cell_clamp((by1 - g->oy) * g->inv_cell, -1, g->ny - 1);
+        for (int32_t cy = cy0; cy <= cy1; ++cy)
+            for (int32_t cx = cx0; cx <= cx1; ++cx) {
+                const int32_t c = cy * g->nx + cx;
+                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    const int32_t j = g->items[t];
+                    if (!(w->prm[j].groups & mask)) continue;
+                    const rvo_vec2 p = g->item_pos[t];
+                    const double tt = ray_circle(q.ox, q.oy, q.dx, q.dy, p.x, p.y,
+                                                 (double)w->prm[j].radius + clearance, q.tmax);
+                    if (tt >= 0) ray_take(&q, tt, q.ox + tt * q.dx - p.x, q.oy + tt * q.dy - p.y, w->ids[j], 0);
+                }
+            }
+    }
+    rvo__ok(w);
+    return q.found ? 1 : 0;
+}

@@ -102,6 +102,11 @@ typedef enum rvo_param {
     RVO_PARAM_MAX_NEIGHBORS,
     RVO_PARAM_TIME_HORIZON,
     RVO_PARAM_TIME_HORIZON_OBST,
+    RVO_PARAM_WEIGHT, /* share of each avoidance this agent takes  [Limit: 0..1], default 0.5 */
+    RVO_PARAM_GROUPS, /* bits of the groups it belongs to           [32-bit integer], default 1 */
+    RVO_PARAM_MASK,   /* bits of the groups it avoids               [32-bit integer], default all */
+    RVO_PARAM_Z,      /* bottom of its vertical extent [m]          [finite], default 0 */
+    RVO_PARAM_HEIGHT, /* its vertical extent [m]                    [Limit: > 0, inf ok], default inf */
     RVO_PARAM_COUNT
 } rvo_param;
 
@@ -171,6 +176,51 @@ RVO_API rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id i
 RVO_API rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
 RVO_API rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value);
 RVO_API rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
+
+/* ---- game semantics ------------------------------------------------------
+ * Responsibility: for a pair (A, B) that A avoids, A takes the share
+ *   s_A = 1                         if B is locked or B does not avoid A,
+ *   s_A = w_A / (w_A + w_B)         otherwise (0.5 when both weights are 0),
+ * of the velocity change ORCA asks of the pair (RVO2 is s_A = 0.5).
+ * Groups: A avoids B iff (A.mask & B.groups) != 0; ignored agents do not
+ * count towards max_neighbors.
+ * Height: A and B ignore each other when [z, z + height] of the two, widened
+ * by the world's height margin, do not overlap; likewise obstacles with a
+ * z range. */
+
+/* Locks an agent to a velocity: solves leave it moving at (vx, vy) and the
+ * others treat it as a non-reciprocating moving obstacle. */
+RVO_API rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy);
+RVO_API rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
+/* 1 if locked, 0 if not, negative rvo_status on error. */
+RVO_API int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
+/* Agents whose last solved velocity differs from their preferred velocity
+ * by more than tolerance [m/s] (>= 0), in the world's agent order, locked
+ * agents excluded. Writes up to cap ids; returns the number found, or a
+ * negative rvo_status (RVO_ERR_PHASE before the first solve). */
+RVO_API int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
+/* Extra vertical distance [m] (>= 0) under which two extents still count
+ * as overlapping. Default 0. */
+RVO_API rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
+/* Vertical range of an obstacle [m]; default (-inf, inf). zmin <= zmax. */
+RVO_API rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
+
+typedef struct rvo_ray_hit {
+    float distance;           /* along the ray [m], 0..max_dist */
+    rvo_vec2 point;           /* centre of the swept disc at the hit */
+    rvo_vec2 normal;          /* unit, pointing back towards the ray */
+    rvo_agent_id agent;       /* the agent hit, or 0 */
+    rvo_obstacle_id obstacle; /* the obstacle hit, or 0 */
+} rvo_ray_hit;
+
+/* Sweeps a disc of radius clearance (>= 0) from (x, y) along (dx, dy) (any
+ * non-zero length) up to max_dist (>= 0). Obstacles always block; agents
+ * block when (their groups & mask) != 0, except those whose disc already
+ * contains the start point (the caster itself). Returns 1 and fills hit
+ * with the nearest hit (ties: obstacles first, then lower id), 0 when
+ * nothing is hit, or a negative rvo_status. */
+RVO_API int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                               uint32_t mask, rvo_ray_hit *hit);
 
 /* ---- bulk access, in the world's agent order -------------------------- */
 /* xy holds x0,y0,x1,y1,...; n is the number of agents (not of floats).

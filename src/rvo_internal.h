@@ -15,6 +15,11 @@
 #define RVO_AGENT_COOKIE 0x52564f41u
 #define RVO_WORLD_COOKIE 0x52564f57u
 
+/* Do the vertical extents [z, z + h] overlap, within margin? */
+static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
+    return !(z1 > z2 + h2 + margin || z2 > z1 + h1 + margin);
+}
+
 /* ---- small float vector helpers, written to round exactly as RVO2 ---- */
 static inline rvo_vec2 v2(float x, float y) {
     rvo_vec2 r = {x, y};
@@ -57,6 +62,12 @@ typedef struct agent_params {
     float time_horizon;
     float time_horizon_obst;
     int32_t max_neighbors;
+    float weight;
+    uint32_t groups;
+    uint32_t mask;
+    float z;
+    float height;
+    int32_t locked;
 } agent_params;
 
 /* ---- obstacles (RVO2's vertex ring representation) -------------------- */
@@ -74,6 +85,7 @@ typedef struct obstacle {
     int32_t first; /* first vertex */
     int32_t count; /* vertices (an open polyline is stored doubled back) */
     bool closed;
+    float zmin, zmax;
 } obstacle;
 
 /* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
@@ -95,6 +107,7 @@ typedef struct agent_grid {
     rvo_vec2 *item_pos; /* their positions, same order */
     int32_t items_cap, start_cap;
     int32_t *cell_of;   /* scratch: cell of each agent */
+    float max_radius;   /* largest agent radius at build time */
     bool valid;
 } agent_grid;
 
@@ -135,7 +148,7 @@ struct rvo_world {
 
     /* agents, dense */
     int32_t count, cap;
-    rvo_vec2 *pos, *vel, *pref, *newvel;
+    rvo_vec2 *pos, *vel, *pref, *newvel; /* a locked agent keeps vel */
     agent_params *prm;
     rvo_agent_id *ids;
     slot_table agent_slots;
@@ -148,6 +161,9 @@ struct rvo_world {
     int32_t nverts, verts_cap;
     slot_table obst_slots;
     edge_grid egrid;
+
+    float height_margin;
+    bool ever_solved;
 
     /* phase */
     bool solved;

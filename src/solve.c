@@ -34,7 +34,8 @@ static void run_chunks(rvo_world *w, float dt, atomic_int *next, scratch *s) {
         const int32_t begin = atomic_fetch_add(next, CHUNK);
         if (begin >= n) break;
         const int32_t end = begin + CHUNK < n ? begin + CHUNK : n;
-        for (int32_t i = begin; i < end; ++i) w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
+        for (int32_t i = begin; i < end; ++i)
+            w->newvel[i] = w->prm[i].locked ? w->vel[i] : rvo__orca_new_velocity(w, i, dt, s);
     }
 }
 
@@ -173,6 +174,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
         pthread_mutex_unlock(&pool->mu);
     }
     w->solved = true;
+    w->ever_solved = true;
     rvo__ok(w);
     return RVO_OK;
 }

@@ -7,6 +7,7 @@
 
 static const char *const param_names[RVO_PARAM_COUNT] = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
+    "weight", "groups", "mask", "z", "height",
 };
 
 const char *rvo_version(void) { return RVO_VERSION; }
@@ -63,6 +64,7 @@ rvo_world_def rvo_default_world_def(void) {
 static const char *check_param(rvo_param p, double v) {
     static _Thread_local char buf[RVO_PARAM_COUNT][64];
     const char *name = param_names[p];
+    if (p == RVO_PARAM_HEIGHT && v == INFINITY) return NULL; /* no vertical extent */
     if (!isfinite(v)) {
         snprintf(buf[p], sizeof buf[p], "%s must be finite", name);
         return buf[p];
@@ -85,6 +87,20 @@ static const char *check_param(rvo_param p, double v) {
         if (v != floor(v)) return "max_neighbors must be an integer";
         if (v < 0 || v > RVO_MAX_NEIGHBORS_LIMIT) return "max_neighbors must be in [0, 1024]";
         return NULL;
+    case RVO_PARAM_WEIGHT:
+        if (v < 0 || v > 1) return "weight must be in [0, 1]";
+        return NULL;
+    case RVO_PARAM_GROUPS:
+    case RVO_PARAM_MASK:
+        if (v != floor(v) || v < 0 || v > 4294967295.0)
+            return p == RVO_PARAM_GROUPS ? "groups must be an integer in [0, 2^32 - 1]"
+                                         : "mask must be an integer in [0, 2^32 - 1]";
+        return NULL;
+    case RVO_PARAM_Z:
+        break;
+    case RVO_PARAM_HEIGHT:
+        if (!(v > 0)) return "height must be > 0";
+        break;
     default: return "unknown parameter";
     }
     if (fabs(v) > RVO_MAX_COORD) {
@@ -259,6 +275,15 @@ rvo_status rvo_world_set_time_step(rvo_world *w, float dt) {
 }
 
 bool rvo_world_is_solved(const rvo_world *w) { return w && w->solved; }
+
+rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(margin) || margin < 0 || margin > RVO_MAX_COORD)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height margin must be finite and >= 0");
+    w->height_margin = margin;
+    rvo__ok(w);
+    return RVO_OK;
+}
 
 rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
