@@ -79,6 +79,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].z = 0.0f;
     w->prm[i].height = INFINITY;
     w->prm[i].locked = 0;
+    w->n_filtering += filters_pairs(&w->prm[i]);
     w->ids[i] = id;
     w->grid.valid = false;
     rvo__ok(w);
@@ -89,6 +90,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
     if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    w->n_filtering -= filters_pairs(&w->prm[i]);
     const int32_t last = --w->count;
     if (i != last) { /* move the last agent into the hole */
         w->pos[i] = w->pos[last];
@@ -186,6 +188,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
     const char *e = rvo__param_check(p, value);
     if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, (int)p >= 0 && p < RVO_PARAM_COUNT ? 3 : 2, "%s", e);
     agent_params *a = &w->prm[i];
+    w->n_filtering -= filters_pairs(a);
     switch (p) {
     case RVO_PARAM_RADIUS:
         a->radius = (float)value;
@@ -208,6 +211,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
     if (!(a->time_horizon > 0)) a->time_horizon = 1e-30f;
     if (!(a->time_horizon_obst > 0)) a->time_horizon_obst = 1e-30f;
     if (!(a->height > 0)) a->height = 1e-30f;
+    w->n_filtering += filters_pairs(a);
     rvo__ok(w);
     return RVO_OK;
 }
@@ -256,7 +260,7 @@ static rvo_status set_bulk(rvo_world *w, rvo_vec2 *arr, const float *xy, int32_t
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "expected %d agents' values, got %d", (int)w->count, (int)n);
     if (n > 0 && !xy) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "values are NULL");
     for (int32_t k = 0; k < 2 * n; ++k)
-        if (!finitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD)
+        if (!rvo_isfinitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD)
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "value %d must be finite and within [-1e9, 1e9]",
                              (int)k + 1);
     if (n > 0) memcpy(arr, xy, sizeof(rvo_vec2) * (size_t)n);

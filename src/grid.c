@@ -132,6 +132,7 @@ static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float rang
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[self];
     const uint32_t mask = me->mask;
+    const bool filter = w->n_filtering > 0;
     int32_t n = 0;
     if (k <= 0 || w->count == 0) return 0;
     const int32_t cx = cell_coord(p.x, g->ox, g->inv_cell, g->nx), cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
@@ -153,9 +154,11 @@ static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float rang
                     const float d = v2_abs_sq(v2_sub(p, g->item_pos[t]));
                     if (!(d < range_sq || (n == k && d == range_sq))) continue;
                     /* groups and height filter before the neighbour budget */
-                    const agent_params *o = &w->prm[j];
-                    if (!(mask & o->groups)) continue;
-                    if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
+                    if (filter) {
+                        const agent_params *o = &w->prm[j];
+                        if (!(mask & o->groups)) continue;
+                        if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
+                    }
                     range_sq = insert_neighbor(out, &n, k, range_sq, d, j, w->ids[j]);
                 }
             }

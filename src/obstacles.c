@@ -15,7 +15,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
         return 0;
     }
     for (int32_t k = 0; k < 2 * n; ++k) {
-        if (!finitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD) {
+        if (!rvo_isfinitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD) {
             rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate %d must be finite and within [-1e9, 1e9]",
                       (int)k + 1);
             return 0;

@@ -340,13 +340,11 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
         /* This agent's share of the pair's correction (RVO2: 0.5). */
-        float share;
+        float share = 0.5f; /* equal weights, both zero included */
         if (other->locked || !(other->mask & me->groups))
             share = 1.0f;
-        else if (me->weight + other->weight > 0.0f)
+        else if (me->weight != other->weight)
             share = me->weight / (me->weight + other->weight);
-        else
-            share = 0.5f;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);

@@ -41,7 +41,7 @@ static inline float v2_abs_sq(rvo_vec2 a) { return v2_dot(a, a); }
 static inline float v2_abs(rvo_vec2 a) { return sqrtf(v2_abs_sq(a)); }
 static inline rvo_vec2 v2_normalize(rvo_vec2 a) { return v2_div(a, v2_abs(a)); }
 static inline float sqrf(float a) { return a * a; }
-static inline bool finitef(float a) { return isfinite(a); }
+static inline bool rvo_isfinitef(float a) { return isfinite(a); }
 static inline bool v2_finite(rvo_vec2 a) { return isfinite(a.x) && isfinite(a.y); }
 
 /* ---- handles --------------------------------------------------------- */
@@ -69,6 +69,12 @@ typedef struct agent_params {
     float height;
     int32_t locked;
 } agent_params;
+
+/* Can this agent's groups, mask or height make some pair ignore each
+ * other? While no agent can, neighbour search skips those checks. */
+static inline bool filters_pairs(const agent_params *a) {
+    return a->mask != 0xffffffffu || a->groups == 0 || a->height != INFINITY;
+}
 
 /* ---- obstacles (RVO2's vertex ring representation) -------------------- */
 typedef struct obst_vertex {
@@ -163,6 +169,7 @@ struct rvo_world {
     edge_grid egrid;
 
     float height_margin;
+    int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool ever_solved;
 
     /* phase */

@@ -1,0 +1,853 @@
+-- rvo.ffi — the LuaJIT binding of the rvo C core (librvo) through the FFI.
+--
+-- Same world API and the same error messages as the Lua 5.4 C module
+-- (src/lua/rvo_core.c); tests/lua runs against both. The per-call methods
+-- (position, set_pref_velocity, step, ...) are plain Lua functions that the
+-- JIT compiles into direct C calls: one metatable compare for self, one
+-- type() per argument, out-parameters allocated once per module.
+--
+-- The library is found in this order: $RVO_LIB, package.searchpath("librvo",
+-- package.cpath), then ffi.load("rvo") (the system's librvo.so).
+
+local ffi = require("ffi")
+
+local error, getmetatable, setmetatable, type, tonumber, pairs =
+    error, getmetatable, setmetatable, type, tonumber, pairs
+local floor = math.floor
+local format = string.format
+
+-- Declarations copied by hand from src/rvo.h (enums as int: same ABI).
+-- Guarded so that loading the binding twice (two package paths) works.
+if not pcall(ffi.typeof, "rvo_world_def") then
+    ffi.cdef [[
+typedef struct rvo_vec2 { float x; float y; } rvo_vec2;
+typedef uint64_t rvo_agent_id;
+typedef uint64_t rvo_obstacle_id;
+typedef struct rvo_world rvo_world;
+typedef int rvo_status;
+typedef int rvo_param;
+typedef struct rvo_agent_def {
+    float radius;
+    float max_speed;
+    float neighbor_dist;
+    int32_t max_neighbors;
+    float time_horizon;
+    float time_horizon_obst;
+    rvo_vec2 velocity;
+    rvo_vec2 pref_velocity;
+    uint32_t cookie;
+} rvo_agent_def;
+typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
+typedef struct rvo_world_def {
+    float time_step;
+    rvo_agent_def agent;
+    int32_t threads;
+    uint64_t seed;
+    rvo_alloc_fn *alloc;
+    void *alloc_user;
+    uint32_t cookie;
+} rvo_world_def;
+
+rvo_agent_def rvo_default_agent_def(void);
+rvo_world_def rvo_default_world_def(void);
+const char *rvo_agent_def_check(const rvo_agent_def *def);
+const char *rvo_world_def_check(const rvo_world_def *def);
+const char *rvo_param_name(rvo_param p);
+const char *rvo_status_string(rvo_status s);
+const char *rvo_version(void);
+
+rvo_world *rvo_world_create(const rvo_world_def *def);
+void rvo_world_destroy(rvo_world *w);
+const char *rvo_world_last_error(const rvo_world *w);
+int rvo_world_last_error_arg(const rvo_world *w);
+float rvo_world_time_step(const rvo_world *w);
+rvo_status rvo_world_set_time_step(rvo_world *w, float dt);
+rvo_agent_def rvo_world_agent_defaults(const rvo_world *w);
+rvo_status rvo_world_solve(rvo_world *w, float dt);
+rvo_status rvo_world_integrate(rvo_world *w, float dt);
+rvo_status rvo_world_step(rvo_world *w, float dt);
+bool rvo_world_is_solved(const rvo_world *w);
+
+rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def);
+rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id);
+bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id);
+int32_t rvo_world_agent_count(const rvo_world *w);
+int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap);
+
+rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y);
+rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
+rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value);
+rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
+
+int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n);
+int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n);
+int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
+rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
+rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
+
+rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
+rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
+bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
+int32_t rvo_world_obstacle_count(const rvo_world *w);
+
+int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap);
+int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap);
+int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
+]]
+end
+
+local function load_library()
+    local path = os.getenv("RVO_LIB")
+    if path and path ~= "" then
+        return ffi.load(path)
+    end
+    path = package.searchpath and package.searchpath("librvo", package.cpath)
+    if path then
+        return ffi.load(path)
+    end
+    return ffi.load("rvo")
+end
+
+local C = load_library()
+
+local WORLD_NAME = "rvo.world"
+local ID_LIMIT = 9007199254740992 -- 2^53
+
+local methods = {}
+local World = { __index = methods }
+
+-- Out-parameters and scratch buffers, once per module.
+local vec_out = ffi.new("rvo_vec2[1]")
+local num_out = ffi.new("double[1]")
+local fcap, fbuf = 64, ffi.new("float[64]")
+local icap, ibuf = 64, ffi.new("rvo_agent_id[64]")
+
+local function floats(n)
+    if n > fcap then
+        fcap = n > 2 * fcap and n or 2 * fcap
+        fbuf = ffi.new("float[?]", fcap)
+    end
+    return fbuf
+end
+
+local function id_buffer(n)
+    if n > icap then
+        icap = n > 2 * icap and n or 2 * icap
+        ibuf = ffi.new("rvo_agent_id[?]", icap)
+    end
+    return ibuf
+end
+
+---------------------------------------------------------------------------
+-- Messages. Cold paths: each raises at the level of the user's call
+-- (1 = this function, 2 = the method, 3 = its caller). Never tail-call them.
+
+local function type_name(v)
+    if getmetatable(v) == World then
+        return WORLD_NAME
+    end
+    return type(v)
+end
+
+local function bad_self(self, fn)
+    if getmetatable(self) == World then
+        error("attempt to use a destroyed " .. WORLD_NAME, 3)
+    end
+    error(format("calling '%s' on bad self", fn), 3)
+end
+
+local function arg_fail(arg, fn, why)
+    error(format("bad argument #%d to '%s' (%s)", arg, fn, why), 3)
+end
+
+local function type_fail(arg, fn, expected, v)
+    error(format("bad argument #%d to '%s' (%s expected, got %s)", arg, fn, expected, type_name(v)), 3)
+end
+
+-- The core's last error; map[k] is the Lua argument of core argument k.
+local function core_fail(w, st, fn, map)
+    local arg = C.rvo_world_last_error_arg(w)
+    local p = C.rvo_world_last_error(w)
+    local why = p ~= nil and ffi.string(p) or ""
+    if why == "" then
+        why = ffi.string(C.rvo_status_string(st))
+    end
+    if map and map[arg] then
+        arg = map[arg]
+    end
+    if arg > 0 then
+        error(format("bad argument #%d to '%s' (%s)", arg, fn, why), 3)
+    end
+    error(format("%s: %s", fn, why), 3)
+end
+
+-- A Lua number to an id: anything that is not an integer in [0, 2^53) is
+-- the null id, which the core reports as unknown.
+local function to_id(v)
+    if v >= 0 and v < ID_LIMIT and floor(v) == v then
+        return v
+    end
+    return 0
+end
+
+---------------------------------------------------------------------------
+-- Parameter tables: same rules and order as rvo_core.c.
+
+local world_fields = {
+    "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
+    "radius", "max_speed", "threads", "seed",
+}
+local agent_fields = {
+    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
+    "vx", "vy", "pvx", "pvy",
+}
+local obstacle_fields = { "closed" }
+
+local function set_of(list)
+    local s = {}
+    for _, k in ipairs(list) do
+        s[k] = true
+    end
+    return s
+end
+local world_known, agent_known, obstacle_known =
+    set_of(world_fields), set_of(agent_fields), set_of(obstacle_fields)
+-- { rvo_param, name } of the parameters rvo_agent_def has no field for,
+-- filled below from rvo_param_name.
+local extra_params = {}
+
+-- These helpers return an error text (nil when fine) instead of raising, so
+-- that the method that calls them raises at its caller's level.
+
+-- Unknown fields of t. Deterministic on any traversal order: a non-string
+-- key wins (the smallest type name), otherwise the smallest unknown name.
+local function check_fields(t, known)
+    local bad_type, bad_name
+    for k in pairs(t) do
+        if type(k) ~= "string" then
+            local tn = type_name(k)
+            if bad_type == nil or tn < bad_type then
+                bad_type = tn
+            end
+        elseif not known[k] and (bad_name == nil or k < bad_name) then
+            bad_name = k
+        end
+    end
+    if bad_type then
+        return "field names must be strings, got " .. bad_type
+    end
+    if bad_name then
+        return "unknown field '" .. bad_name .. "'"
+    end
+end
+
+-- Reads the number fields keys[i] of t into dst.members[i]; ints[key] marks
+-- integer fields (clamped to int32 so that the core judges the range).
+local function read_fields(t, keys, dst, members, ints)
+    for i = 1, #keys do
+        local key = keys[i]
+        local v = t[key]
+        if v ~= nil then
+            if type(v) ~= "number" then
+                return format("field '%s': number expected, got %s", key, type_name(v))
+            end
+            if ints and ints[key] then
+                -- The same words as the core's check of the double it cannot see.
+                if v ~= v or v == math.huge or v == -math.huge then
+                    return key .. " must be finite"
+                end
+                if floor(v) ~= v then
+                    return key .. " must be an integer"
+                end
+                if v > 2147483647 then
+                    v = 2147483647
+                elseif v < -2147483648 then
+                    v = -2147483648
+                end
+            end
+            local m = members[i]
+            if m[2] then
+                dst[m[1]][m[2]] = v
+            else
+                dst[m[1]] = v
+            end
+        end
+    end
+end
+
+local INTS = { max_neighbors = true, threads = true }
+-- Same order as rvo_core.c: the first bad field is the one reported.
+local world_keys = {
+    "time_step", "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon",
+    "time_horizon_obst", "threads",
+}
+local world_members = {
+    { "time_step" }, { "agent", "radius" }, { "agent", "max_speed" }, { "agent", "neighbor_dist" },
+    { "agent", "max_neighbors" }, { "agent", "time_horizon" }, { "agent", "time_horizon_obst" },
+    { "threads" },
+}
+local agent_keys = {
+    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
+    "vx", "vy", "pvx", "pvy",
+}
+local agent_members = {
+    { "radius" }, { "max_speed" }, { "neighbor_dist" }, { "max_neighbors" }, { "time_horizon" },
+    { "time_horizon_obst" }, { "velocity", "x" }, { "velocity", "y" }, { "pref_velocity", "x" },
+    { "pref_velocity", "y" },
+}
+
+---------------------------------------------------------------------------
+-- Module functions.
+
+local function new_world(params)
+    local fn = "new_world"
+    local def = C.rvo_default_world_def()
+    if params ~= nil then
+        if type(params) ~= "table" then
+            error(format("bad argument #1 to '%s' (table expected, got %s)", fn, type_name(params)), 2)
+        end
+        local err = check_fields(params, world_known) or read_fields(params, world_keys, def, world_members, INTS)
+        if err then arg_fail(1, fn, err) end
+        local v = params.seed
+        if v ~= nil then
+            if type(v) ~= "number" then
+                arg_fail(1, fn, "field 'seed': number expected, got " .. type_name(v))
+            end
+            if not (v >= 0 and v <= ID_LIMIT and floor(v) == v) then
+                arg_fail(1, fn, "seed must be an integer in 0..2^53")
+            end
+            def.seed = v
+        end
+    end
+    local why = C.rvo_world_def_check(def)
+    if why ~= nil then
+        arg_fail(1, fn, ffi.string(why))
+    end
+    local w = C.rvo_world_create(def)
+    if w == nil then
+        error(fn .. ": not enough memory", 2)
+    end
+    -- A closure, not the bare C function: it keeps the library loaded as
+    -- long as a world may still be collected.
+    return setmetatable({ _w = ffi.gc(w, function(p) C.rvo_world_destroy(p) end) }, World)
+end
+
+---------------------------------------------------------------------------
+-- Lifetime.
+
+function methods.destroy(self)
+    if getmetatable(self) ~= World then
+        error("calling 'destroy' on bad self", 2)
+    end
+    local w = self._w
+    if w then
+        self._w = false
+        ffi.gc(w, nil)
+        C.rvo_world_destroy(w)
+    end
+end
+
+function methods.is_destroyed(self)
+    if getmetatable(self) ~= World then
+        error("calling 'is_destroyed' on bad self", 2)
+    end
+    return not self._w
+end
+
+World.__close = methods.destroy
+World.__tostring = function(self)
+    local w = self._w
+    if not w then
+        return WORLD_NAME .. " (destroyed)"
+    end
+    return format("%s (%d agents)", WORLD_NAME, C.rvo_world_agent_count(w))
+end
+
+---------------------------------------------------------------------------
+-- World.
+
+function methods.time_step(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "time_step") end
+    return tonumber(C.rvo_world_time_step(w))
+end
+
+function methods.set_time_step(self, dt)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_time_step") end
+    if type(dt) ~= "number" then type_fail(1, "set_time_step", "number", dt) end
+    local st = C.rvo_world_set_time_step(w, dt)
+    if st ~= 0 then core_fail(w, st, "set_time_step") end
+end
+
+function methods.step(self, dt)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "step") end
+    local st
+    if dt == nil then
+        st = C.rvo_world_step(w, 0)
+    elseif type(dt) ~= "number" then
+        type_fail(1, "step", "number", dt)
+    elseif dt == 0 then
+        -- 0 means "the world's time_step" in C; from Lua it is a mistake
+        -- (a paused game must not move): let the core reject it as solve does.
+        st = C.rvo_world_solve(w, 0)
+    else
+        st = C.rvo_world_step(w, dt)
+    end
+    if st ~= 0 then core_fail(w, st, "step") end
+end
+
+function methods.solve(self, dt)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "solve") end
+    if dt == nil then
+        dt = C.rvo_world_time_step(w)
+    elseif type(dt) ~= "number" then
+        type_fail(1, "solve", "number", dt)
+    end
+    local st = C.rvo_world_solve(w, dt)
+    if st ~= 0 then core_fail(w, st, "solve") end
+end
+
+function methods.integrate(self, dt)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "integrate") end
+    if dt == nil then
+        dt = C.rvo_world_time_step(w)
+    elseif type(dt) ~= "number" then
+        type_fail(1, "integrate", "number", dt)
+    end
+    local st = C.rvo_world_integrate(w, dt)
+    if st ~= 0 then core_fail(w, st, "integrate") end
+end
+
+function methods.is_solved(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "is_solved") end
+    return C.rvo_world_is_solved(w)
+end
+
+---------------------------------------------------------------------------
+-- Agents.
+
+function methods.add_agent(self, x, y, params)
+    local fn = "add_agent"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x) ~= "number" then type_fail(1, fn, "number", x) end
+    if type(y) ~= "number" then type_fail(2, fn, "number", y) end
+    local id
+    if params == nil then
+        id = C.rvo_world_add_agent(w, x, y, nil)
+    else
+        if type(params) ~= "table" then type_fail(3, fn, "table", params) end
+        local def = C.rvo_world_agent_defaults(w)
+        local err = check_fields(params, agent_known) or read_fields(params, agent_keys, def, agent_members, INTS)
+        if err then arg_fail(3, fn, err) end
+        -- Parameters the def has no field for (weight, groups, ...): set
+        -- after the add, in rvo_param order; a rejected one undoes the add.
+        for i = 1, #extra_params do
+            local v = params[extra_params[i][2]]
+            if v ~= nil and type(v) ~= "number" then
+                arg_fail(3, fn, format("field '%s': number expected, got %s", extra_params[i][2], type_name(v)))
+            end
+        end
+        id = C.rvo_world_add_agent(w, x, y, def)
+        if id ~= 0 then
+            for i = 1, #extra_params do
+                local v = params[extra_params[i][2]]
+                if v ~= nil and C.rvo_agent_set_param(w, id, extra_params[i][1], v) ~= 0 then
+                    local why = ffi.string(C.rvo_world_last_error(w))
+                    C.rvo_world_remove_agent(w, id)
+                    arg_fail(3, fn, why)
+                end
+            end
+        end
+    end
+    if id == 0 then core_fail(w, -1, fn) end
+    return tonumber(id)
+end
+
+function methods.remove_agent(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "remove_agent") end
+    if type(id) ~= "number" then type_fail(1, "remove_agent", "number", id) end
+    local st = C.rvo_world_remove_agent(w, to_id(id))
+    if st ~= 0 then core_fail(w, st, "remove_agent") end
+end
+
+local function valid_method(fn)
+    return function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, fn) end
+        if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+        id = to_id(id)
+        return id ~= 0 and C.rvo_world_agent_valid(w, id)
+    end
+end
+methods.is_valid = valid_method("is_valid")
+methods.agent_valid = valid_method("agent_valid")
+
+function methods.agent_count(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "agent_count") end
+    return C.rvo_world_agent_count(w)
+end
+
+---------------------------------------------------------------------------
+-- Per-agent vectors: the hot path, written out so each compiles to a
+-- direct call.
+
+function methods.position(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "position") end
+    if type(id) ~= "number" then type_fail(1, "position", "number", id) end
+    local st = C.rvo_agent_get_position(w, to_id(id), vec_out)
+    if st ~= 0 then core_fail(w, st, "position") end
+    return vec_out[0].x, vec_out[0].y
+end
+
+function methods.set_position(self, id, x, y)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_position") end
+    if type(id) ~= "number" then type_fail(1, "set_position", "number", id) end
+    if type(x) ~= "number" then type_fail(2, "set_position", "number", x) end
+    if type(y) ~= "number" then type_fail(3, "set_position", "number", y) end
+    local st = C.rvo_agent_set_position(w, to_id(id), x, y)
+    if st ~= 0 then core_fail(w, st, "set_position") end
+end
+
+function methods.velocity(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "velocity") end
+    if type(id) ~= "number" then type_fail(1, "velocity", "number", id) end
+    local st = C.rvo_agent_get_velocity(w, to_id(id), vec_out)
+    if st ~= 0 then core_fail(w, st, "velocity") end
+    return vec_out[0].x, vec_out[0].y
+end
+
+function methods.set_velocity(self, id, x, y)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_velocity") end
+    if type(id) ~= "number" then type_fail(1, "set_velocity", "number", id) end
+    if type(x) ~= "number" then type_fail(2, "set_velocity", "number", x) end
+    if type(y) ~= "number" then type_fail(3, "set_velocity", "number", y) end
+    local st = C.rvo_agent_set_velocity(w, to_id(id), x, y)
+    if st ~= 0 then core_fail(w, st, "set_velocity") end
+end
+
+function methods.pref_velocity(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "pref_velocity") end
+    if type(id) ~= "number" then type_fail(1, "pref_velocity", "number", id) end
+    local st = C.rvo_agent_get_pref_velocity(w, to_id(id), vec_out)
+    if st ~= 0 then core_fail(w, st, "pref_velocity") end
+    return vec_out[0].x, vec_out[0].y
+end
+
+function methods.set_pref_velocity(self, id, x, y)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_pref_velocity") end
+    if type(id) ~= "number" then type_fail(1, "set_pref_velocity", "number", id) end
+    if type(x) ~= "number" then type_fail(2, "set_pref_velocity", "number", x) end
+    if type(y) ~= "number" then type_fail(3, "set_pref_velocity", "number", y) end
+    local st = C.rvo_agent_set_pref_velocity(w, to_id(id), x, y)
+    if st ~= 0 then core_fail(w, st, "set_pref_velocity") end
+end
+
+function methods.new_velocity(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "new_velocity") end
+    if type(id) ~= "number" then type_fail(1, "new_velocity", "number", id) end
+    local st = C.rvo_agent_get_new_velocity(w, to_id(id), vec_out)
+    if st ~= 0 then core_fail(w, st, "new_velocity") end
+    return vec_out[0].x, vec_out[0].y
+end
+
+function methods.set_new_velocity(self, id, x, y)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_new_velocity") end
+    if type(id) ~= "number" then type_fail(1, "set_new_velocity", "number", id) end
+    if type(x) ~= "number" then type_fail(2, "set_new_velocity", "number", x) end
+    if type(y) ~= "number" then type_fail(3, "set_new_velocity", "number", y) end
+    local st = C.rvo_agent_set_new_velocity(w, to_id(id), x, y)
+    if st ~= 0 then core_fail(w, st, "set_new_velocity") end
+end
+
+---------------------------------------------------------------------------
+-- Per-agent parameters: a getter and a setter per rvo_param, named by the
+-- core (rvo_param_name).
+
+local GET_MAP = { [1] = 1, [2] = 0, [3] = 0 }
+local SET_MAP = { [1] = 1, [2] = 0, [3] = 2 } -- core: id, param, value
+
+local function param_methods(p, name)
+    local set_name = "set_" .. name
+    local function get(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        local st = C.rvo_agent_get_param(w, to_id(id), p, num_out)
+        if st ~= 0 then core_fail(w, st, name, GET_MAP) end
+        return num_out[0]
+    end
+    local function set(self, id, v)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, set_name) end
+        if type(id) ~= "number" then type_fail(1, set_name, "number", id) end
+        if type(v) ~= "number" then type_fail(2, set_name, "number", v) end
+        local st = C.rvo_agent_set_param(w, to_id(id), p, v)
+        if st ~= 0 then core_fail(w, st, set_name, SET_MAP) end
+    end
+    return get, set
+end
+
+do
+    local p = 0
+    while true do
+        local s = C.rvo_param_name(p)
+        if s == nil then break end
+        local name = ffi.string(s)
+        methods[name], methods["set_" .. name] = param_methods(p, name)
+        if not agent_known[name] then
+            -- not in rvo_agent_def: add_agent sets it through set_param
+            extra_params[#extra_params + 1] = { p, name }
+        end
+        p = p + 1
+    end
+    for i = 1, #extra_params do
+        agent_known[extra_params[i][2]] = true
+    end
+end
+
+---------------------------------------------------------------------------
+-- Bulk access, in the world's agent order.
+
+-- Nil out t[from], t[from+1], ... up to the first nil.
+local function clear_tail(t, from)
+    while t[from] ~= nil do
+        t[from] = nil
+        from = from + 1
+    end
+end
+
+function methods.ids(self, buf)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "ids") end
+    local t = buf
+    if t == nil then
+        t = {}
+    elseif type(t) ~= "table" then
+        type_fail(1, "ids", "table", buf)
+    end
+    local n = C.rvo_world_agent_count(w)
+    local b = id_buffer(n)
+    local got = C.rvo_world_agent_ids(w, b, n)
+    if got < n then n = got < 0 and 0 or got end
+    for i = 1, n do
+        t[i] = tonumber(b[i - 1])
+    end
+    clear_tail(t, n + 1)
+    if buf == nil then return t, n end
+    return n
+end
+
+local BULK_MAP = { [1] = 1, [2] = 1 }
+
+local function bulk_getter(fn, get)
+    return function(self, buf)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, fn) end
+        local t = buf
+        if t == nil then
+            t = {}
+        elseif type(t) ~= "table" then
+            type_fail(1, fn, "table", buf)
+        end
+        local n = C.rvo_world_agent_count(w)
+        local b = floats(2 * n)
+        local got = get(w, b, n)
+        if got < 0 then core_fail(w, got, fn, BULK_MAP) end
+        if got < n then n = got end
+        for i = 1, 2 * n do
+            t[i] = b[i - 1]
+        end
+        clear_tail(t, 2 * n + 1)
+        if buf == nil then return t, n end
+        return n
+    end
+end
+
+local function bulk_setter(fn, set)
+    return function(self, buf)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, fn) end
+        if type(buf) ~= "table" then type_fail(1, fn, "table", buf) end
+        local n = C.rvo_world_agent_count(w)
+        local len = #buf
+        if len ~= 2 * n then
+            arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, len))
+        end
+        local b = floats(len)
+        for i = 1, len do
+            local v = buf[i]
+            if type(v) ~= "number" then
+                arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
+            end
+            b[i - 1] = v
+        end
+        local st = set(w, b, n)
+        if st ~= 0 then core_fail(w, st, fn, BULK_MAP) end
+    end
+end
+
+methods.positions = bulk_getter("positions", C.rvo_world_get_positions)
+methods.velocities = bulk_getter("velocities", C.rvo_world_get_velocities)
+methods.new_velocities = bulk_getter("new_velocities", C.rvo_world_get_new_velocities)
+methods.set_pref_velocities = bulk_setter("set_pref_velocities", C.rvo_world_set_pref_velocities)
+methods.set_new_velocities = bulk_setter("set_new_velocities", C.rvo_world_set_new_velocities)
+
+---------------------------------------------------------------------------
+-- Obstacles.
+
+local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2 } -- core: xy, n, closed
+
+function methods.add_obstacle(self, pts, opts)
+    local fn = "add_obstacle"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(pts) ~= "table" then type_fail(1, fn, "table", pts) end
+    local closed = true
+    if opts ~= nil then
+        if type(opts) ~= "table" then type_fail(2, fn, "table", opts) end
+        local err = check_fields(opts, obstacle_known)
+        if err then arg_fail(2, fn, err) end
+        local c = opts.closed
+        if type(c) == "boolean" then
+            closed = c
+        elseif c ~= nil then
+            arg_fail(2, fn, "field 'closed': boolean expected, got " .. type_name(c))
+        end
+    end
+    local len = #pts
+    if len % 2 ~= 0 then
+        arg_fail(1, fn, format("even number of coordinates expected, got %d", len))
+    end
+    if len > 2 * 16777215 then
+        arg_fail(1, fn, "too many points")
+    end
+    local b = floats(len)
+    for i = 1, len do
+        local v = pts[i]
+        if type(v) ~= "number" then
+            arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
+        end
+        b[i - 1] = v
+    end
+    local id = C.rvo_world_add_obstacle(w, b, len / 2, closed)
+    if id == 0 then core_fail(w, -1, fn, OBSTACLE_MAP) end
+    return tonumber(id)
+end
+
+function methods.remove_obstacle(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "remove_obstacle") end
+    if type(id) ~= "number" then type_fail(1, "remove_obstacle", "number", id) end
+    local st = C.rvo_world_remove_obstacle(w, to_id(id))
+    if st ~= 0 then core_fail(w, st, "remove_obstacle") end
+end
+
+function methods.obstacle_count(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "obstacle_count") end
+    return C.rvo_world_obstacle_count(w)
+end
+
+function methods.obstacle_valid(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "obstacle_valid") end
+    if type(id) ~= "number" then type_fail(1, "obstacle_valid", "number", id) end
+    id = to_id(id)
+    return id ~= 0 and C.rvo_world_obstacle_valid(w, id)
+end
+
+---------------------------------------------------------------------------
+-- Queries.
+
+local function id_list(b, n, buf)
+    local t = buf or {}
+    for i = 1, n do
+        t[i] = tonumber(b[i - 1])
+    end
+    clear_tail(t, n + 1)
+    if buf == nil then return t, n end
+    return n
+end
+
+function methods.neighbors(self, id, buf)
+    local fn = "neighbors"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(2, fn, "table", buf) end
+    id = to_id(id)
+    local b = id_buffer(64)
+    local n = C.rvo_world_query_neighbors(w, id, b, icap)
+    if n > icap then
+        b = id_buffer(n)
+        n = C.rvo_world_query_neighbors(w, id, b, icap)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    if n > icap then n = icap end
+    return id_list(b, n, buf)
+end
+
+function methods.query_radius(self, x, y, r, buf)
+    local fn = "query_radius"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x) ~= "number" then type_fail(1, fn, "number", x) end
+    if type(y) ~= "number" then type_fail(2, fn, "number", y) end
+    if type(r) ~= "number" then type_fail(3, fn, "number", r) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(4, fn, "table", buf) end
+    local b = id_buffer(64)
+    local n = C.rvo_world_query_radius(w, x, y, r, b, icap)
+    if n > icap then
+        b = id_buffer(n)
+        n = C.rvo_world_query_radius(w, x, y, r, b, icap)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    if n > icap then n = icap end
+    return id_list(b, n, buf)
+end
+
+function methods.line_of_sight(self, x1, y1, x2, y2, clearance)
+    local fn = "line_of_sight"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x1) ~= "number" then type_fail(1, fn, "number", x1) end
+    if type(y1) ~= "number" then type_fail(2, fn, "number", y1) end
+    if type(x2) ~= "number" then type_fail(3, fn, "number", x2) end
+    if type(y2) ~= "number" then type_fail(4, fn, "number", y2) end
+    if clearance == nil then
+        clearance = 0
+    elseif type(clearance) ~= "number" then
+        type_fail(5, fn, "number", clearance)
+    end
+    local r = C.rvo_world_line_of_sight(w, x1, y1, x2, y2, clearance)
+    if r < 0 then core_fail(w, r, fn) end
+    return r > 0
+end
+
+return {
+    new_world = new_world,
+    version = ffi.string(C.rvo_version()),
+    World = World, -- the metatable (for behaviour modules' type checks)
+}

@@ -1,0 +1,59 @@
+-- Lua 5.4 (rvo.core) and LuaJIT (rvo.ffi) drive the same C core: the same
+-- scene must end in bit-identical positions on both. This spec runs the
+-- scene here, spawns the other interpreter on the same source, and compares
+-- the "%a" hex floats it prints.
+local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+local support = dofile(dir .. "support.lua")
+local rvo = require("rvo")
+
+local OTHER = rawget(_G, "jit") and "lua5.4" or "luajit"
+
+local function shell_ok(cmd)
+    local r = os.execute(cmd)
+    return r == true or r == 0 -- Lua 5.4 / LuaJIT
+end
+
+local function run_other(src)
+    local script = os.tmpname()
+    local f = assert(io.open(script, "w"))
+    f:write("local rvo = require('rvo')\n",
+        "local run = assert((loadstring or load)(", string.format("%q", src), ", '=scene'))\n",
+        "local names = {}\n",
+        "for k in pairs(getmetatable(rvo.new_world()).__index) do names[#names + 1] = k end\n",
+        "table.sort(names)\n",
+        "io.write(table.concat(names, ' '), '\\n', run(rvo, 1, 24, 120), '\\n', rvo.backend, '\\n')\n")
+    f:close()
+    -- LUA_PATH / LUA_CPATH are inherited: the other runtime finds the same tree.
+    local p = assert(io.popen(OTHER .. " " .. script .. " 2>&1"))
+    local out = p:read("*a")
+    p:close()
+    os.remove(script)
+    return out
+end
+
+describe("the two runtimes", function()
+    it("end the same scene in bit-identical positions", function()
+        if not shell_ok("command -v " .. OTHER .. " >/dev/null 2>&1") then
+            pending(OTHER .. " is not installed")
+            return
+        end
+        local mine = support.run_scene(rvo, 1, 24, 120)
+        local out = run_other(support.SCENE_SRC)
+        local their_methods, theirs, backend = out:match("^(.-)\n(.*)\n(%a+)\n$")
+        assert.is_not_nil(theirs, OTHER .. " failed:\n" .. out)
+        assert.are_not.equal(rvo.backend, backend) -- really the other binding
+        -- the same API: the same method names
+        local names = {}
+        for k in pairs(getmetatable(rvo.new_world()).__index) do names[#names + 1] = k end
+        table.sort(names)
+        assert.are.equal(table.concat(names, " "), their_methods)
+        local a, b = {}, {}
+        for line in (mine .. "\n"):gmatch("(.-)\n") do a[#a + 1] = line end
+        for line in (theirs .. "\n"):gmatch("(.-)\n") do b[#b + 1] = line end
+        assert.are.equal(24, #a)
+        assert.are.equal(#a, #b)
+        for i = 1, #a do
+            assert.are.equal(a[i], b[i], "agent " .. i .. " differs")
+        end
+    end)
+end)
