@@ -73,11 +73,11 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].max_neighbors = def->max_neighbors;
     w->prm[i].time_horizon = def->time_horizon;
     w->prm[i].time_horizon_obst = def->time_horizon_obst;
-    w->prm[i].weight = 0.5f;
-    w->prm[i].groups = 1;
-    w->prm[i].mask = 0xffffffffu;
-    w->prm[i].z = 0.0f;
-    w->prm[i].height = INFINITY;
+    w->prm[i].weight = def->weight;
+    w->prm[i].groups = def->groups;
+    w->prm[i].mask = def->mask;
+    w->prm[i].z = def->z;
+    w->prm[i].height = def->height;
     w->prm[i].locked = 0;
     w->n_filtering += filters_pairs(&w->prm[i]);
     w->ids[i] = id;

@@ -78,6 +78,11 @@ typedef struct rvo_agent_def {
     float time_horizon_obst; /* look-ahead vs obstacles [s]    [Limit: > 0] */
     rvo_vec2 velocity;       /* initial velocity [m/s]         [finite] */
     rvo_vec2 pref_velocity;  /* initial preferred velocity     [finite] */
+    float weight;            /* share of avoidance it takes    [Limit: 0..1] */
+    uint32_t groups;         /* groups it belongs to (bits) */
+    uint32_t mask;           /* groups it avoids (bits) */
+    float z;                 /* bottom of its vertical extent [m] [finite] */
+    float height;            /* vertical extent [m]            [Limit: > 0, inf = unlimited] */
     uint32_t cookie;         /* set by rvo_default_agent_def(); catches {0} defs */
 } rvo_agent_def;
 
@@ -89,6 +94,7 @@ typedef struct rvo_world_def {
     rvo_agent_def agent; /* parameters of agents added with a NULL def */
     int32_t threads;     /* worker threads for solve, 1 = inline [Limit: 1..64] */
     uint64_t seed;       /* seed of the world's random state */
+    float height_margin; /* extra vertical slack when comparing extents [m] [Limit: >= 0] */
     rvo_alloc_fn *alloc; /* optional allocator: realloc semantics, free on new_size 0 */
     void *alloc_user;    /* passed to alloc */
     uint32_t cookie;     /* set by rvo_default_world_def() */
@@ -113,13 +119,21 @@ typedef enum rvo_param {
 /* ---- definitions ------------------------------------------------------ */
 
 /* Defaults: radius 0.5, max_speed 2, neighbor_dist 10, max_neighbors 10,
- * time_horizon 2, time_horizon_obst 2, zero velocities. */
+ * time_horizon 2, time_horizon_obst 2, zero velocities, weight 0.5,
+ * groups 1, mask 0xffffffff, z 0, height inf. */
 RVO_API rvo_agent_def rvo_default_agent_def(void);
 /* Defaults: time_step 1/60, threads 1, seed 1, agent = rvo_default_agent_def(). */
 RVO_API rvo_world_def rvo_default_world_def(void);
 /* NULL when the def is valid, otherwise a message naming the bad field. */
 RVO_API const char *rvo_agent_def_check(const rvo_agent_def *def);
 RVO_API const char *rvo_world_def_check(const rvo_world_def *def);
+/* Sets parameter p of a def after checking it: NULL when stored, else the
+ * message ("weight must be in [0, 1]") and the def is unchanged. */
+RVO_API const char *rvo_agent_def_set(rvo_agent_def *def, rvo_param p, double value);
+RVO_API double rvo_agent_def_get(const rvo_agent_def *def, rvo_param p); /* NaN if p is unknown */
+/* sizeof the two defs, for bindings that copy the layout (LuaJIT FFI). */
+RVO_API size_t rvo_agent_def_size(void);
+RVO_API size_t rvo_world_def_size(void);
 /* Name of a parameter ("radius", ...) or NULL; and the reverse. */
 RVO_API const char *rvo_param_name(rvo_param p);
 RVO_API int rvo_param_from_name(const char *name); /* -1 if unknown */

@@ -151,8 +151,8 @@ bool rvo__prepare(rvo_world *w) {
 
 rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "time_step must be finite");
-    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "time_step must be > 0");
+    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     thread_pool *pool = w->pool;
     if (!pool || w->count < 2 * CHUNK) {

@@ -45,6 +45,11 @@ rvo_agent_def rvo_default_agent_def(void) {
     d.max_neighbors = 10;
     d.time_horizon = 2.0f;
     d.time_horizon_obst = 2.0f;
+    d.weight = 0.5f;
+    d.groups = 1;
+    d.mask = 0xffffffffu;
+    d.z = 0.0f;
+    d.height = INFINITY;
     d.cookie = RVO_AGENT_COOKIE;
     return d;
 }
@@ -115,6 +120,49 @@ const char *rvo__param_check(rvo_param p, double v) {
     return check_param(p, v);
 }
 
+size_t rvo_agent_def_size(void) { return sizeof(rvo_agent_def); }
+size_t rvo_world_def_size(void) { return sizeof(rvo_world_def); }
+
+const char *rvo_agent_def_set(rvo_agent_def *d, rvo_param p, double v) {
+    if (!d) return "agent def is NULL";
+    if ((int)p < 0 || p >= RVO_PARAM_COUNT) return "unknown parameter";
+    const char *e = check_param(p, v);
+    if (e) return e;
+    switch (p) {
+    case RVO_PARAM_RADIUS: d->radius = (float)v; break;
+    case RVO_PARAM_MAX_SPEED: d->max_speed = (float)v; break;
+    case RVO_PARAM_NEIGHBOR_DIST: d->neighbor_dist = (float)v; break;
+    case RVO_PARAM_MAX_NEIGHBORS: d->max_neighbors = (int32_t)v; break;
+    case RVO_PARAM_TIME_HORIZON: d->time_horizon = (float)v; break;
+    case RVO_PARAM_TIME_HORIZON_OBST: d->time_horizon_obst = (float)v; break;
+    case RVO_PARAM_WEIGHT: d->weight = (float)v; break;
+    case RVO_PARAM_GROUPS: d->groups = (uint32_t)v; break;
+    case RVO_PARAM_MASK: d->mask = (uint32_t)v; break;
+    case RVO_PARAM_Z: d->z = (float)v; break;
+    case RVO_PARAM_HEIGHT: d->height = (float)v; break;
+    default: break;
+    }
+    return NULL;
+}
+
+double rvo_agent_def_get(const rvo_agent_def *d, rvo_param p) {
+    if (!d) return NAN;
+    switch (p) {
+    case RVO_PARAM_RADIUS: return d->radius;
+    case RVO_PARAM_MAX_SPEED: return d->max_speed;
+    case RVO_PARAM_NEIGHBOR_DIST: return d->neighbor_dist;
+    case RVO_PARAM_MAX_NEIGHBORS: return d->max_neighbors;
+    case RVO_PARAM_TIME_HORIZON: return d->time_horizon;
+    case RVO_PARAM_TIME_HORIZON_OBST: return d->time_horizon_obst;
+    case RVO_PARAM_WEIGHT: return d->weight;
+    case RVO_PARAM_GROUPS: return d->groups;
+    case RVO_PARAM_MASK: return d->mask;
+    case RVO_PARAM_Z: return d->z;
+    case RVO_PARAM_HEIGHT: return d->height;
+    default: return NAN;
+    }
+}
+
 const char *rvo__check_coord(const char *name, float v, char *buf, size_t n) {
     if (!isfinite(v)) {
         snprintf(buf, n, "%s must be finite", name);
@@ -138,6 +186,9 @@ const char *rvo_agent_def_check(const rvo_agent_def *d) {
     if ((e = check_param(RVO_PARAM_MAX_NEIGHBORS, d->max_neighbors))) return e;
     if ((e = check_param(RVO_PARAM_TIME_HORIZON, d->time_horizon))) return e;
     if ((e = check_param(RVO_PARAM_TIME_HORIZON_OBST, d->time_horizon_obst))) return e;
+    if ((e = check_param(RVO_PARAM_WEIGHT, d->weight))) return e;
+    if ((e = check_param(RVO_PARAM_Z, d->z))) return e;
+    if ((e = check_param(RVO_PARAM_HEIGHT, d->height))) return e;
     if ((e = rvo__check_coord("vx", d->velocity.x, buf, sizeof buf))) return e;
     if ((e = rvo__check_coord("vy", d->velocity.y, buf, sizeof buf))) return e;
     if ((e = rvo__check_coord("pvx", d->pref_velocity.x, buf, sizeof buf))) return e;
@@ -157,6 +208,8 @@ const char *rvo_world_def_check(const rvo_world_def *d) {
     if (d->cookie != RVO_WORLD_COOKIE) return "world def not initialised with rvo_default_world_def()";
     if ((e = check_dt(d->time_step))) return e;
     if (d->threads < 1 || d->threads > 64) return "threads must be in [1, 64]";
+    if (!isfinite(d->height_margin) || d->height_margin < 0 || d->height_margin > RVO_MAX_COORD)
+        return "height_margin must be finite and >= 0";
     return rvo_agent_def_check(&d->agent);
 }
 
@@ -222,6 +275,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
     w->threads = def->threads;
     w->seed = def->seed;
     w->defaults = def->agent;
+    w->height_margin = def->height_margin;
     w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
     if (!w->scratch) {
         rvo_world_destroy(w);
@@ -287,8 +341,8 @@ rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
 
 rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    const char *e = check_dt(dt);
-    if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
+    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
     for (int32_t i = 0; i < w->count; ++i) {
         w->vel[i] = w->newvel[i];

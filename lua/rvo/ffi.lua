@@ -35,6 +35,11 @@ typedef struct rvo_agent_def {
     float time_horizon_obst;
     rvo_vec2 velocity;
     rvo_vec2 pref_velocity;
+    float weight;
+    uint32_t groups;
+    uint32_t mask;
+    float z;
+    float height;
     uint32_t cookie;
 } rvo_agent_def;
 typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
@@ -43,6 +48,7 @@ typedef struct rvo_world_def {
     rvo_agent_def agent;
     int32_t threads;
     uint64_t seed;
+    float height_margin;
     rvo_alloc_fn *alloc;
     void *alloc_user;
     uint32_t cookie;
@@ -53,6 +59,9 @@ rvo_world_def rvo_default_world_def(void);
 const char *rvo_agent_def_check(const rvo_agent_def *def);
 const char *rvo_world_def_check(const rvo_world_def *def);
 const char *rvo_param_name(rvo_param p);
+const char *rvo_agent_def_set(rvo_agent_def *def, rvo_param p, double value);
+size_t rvo_agent_def_size(void);
+size_t rvo_world_def_size(void);
 const char *rvo_status_string(rvo_status s);
 const char *rvo_version(void);
 
@@ -115,6 +124,11 @@ local function load_library()
 end
 
 local C = load_library()
+
+-- The struct layouts above are copied by hand: refuse a library they do not match.
+if C.rvo_agent_def_size() ~= ffi.sizeof("rvo_agent_def") or C.rvo_world_def_size() ~= ffi.sizeof("rvo_world_def") then
+    error("rvo.ffi: librvo's definitions do not match this binding (rebuild librvo or update lua/rvo/ffi.lua)")
+end
 
 local WORLD_NAME = "rvo.world"
 local ID_LIMIT = 9007199254740992 -- 2^53
@@ -451,25 +465,20 @@ function methods.add_agent(self, x, y, params)
         local def = C.rvo_world_agent_defaults(w)
         local err = check_fields(params, agent_known) or read_fields(params, agent_keys, def, agent_members, INTS)
         if err then arg_fail(3, fn, err) end
-        -- Parameters the def has no field for (weight, groups, ...): set
-        -- after the add, in rvo_param order; a rejected one undoes the add.
+        -- Parameters read by name through the core (weight, groups, ...),
+        -- checked there, in rvo_param order.
         for i = 1, #extra_params do
-            local v = params[extra_params[i][2]]
-            if v ~= nil and type(v) ~= "number" then
-                arg_fail(3, fn, format("field '%s': number expected, got %s", extra_params[i][2], type_name(v)))
+            local name = extra_params[i][2]
+            local v = params[name]
+            if v ~= nil then
+                if type(v) ~= "number" then
+                    arg_fail(3, fn, format("field '%s': number expected, got %s", name, type_name(v)))
+                end
+                local why = C.rvo_agent_def_set(def, extra_params[i][1], v)
+                if why ~= nil then arg_fail(3, fn, ffi.string(why)) end
             end
         end
         id = C.rvo_world_add_agent(w, x, y, def)
-        if id ~= 0 then
-            for i = 1, #extra_params do
-                local v = params[extra_params[i][2]]
-                if v ~= nil and C.rvo_agent_set_param(w, id, extra_params[i][1], v) ~= 0 then
-                    local why = ffi.string(C.rvo_world_last_error(w))
-                    C.rvo_world_remove_agent(w, id)
-                    arg_fail(3, fn, why)
-                end
-            end
-        end
     end
     if id == 0 then core_fail(w, -1, fn) end
     return tonumber(id)

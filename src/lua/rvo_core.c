@@ -535,8 +535,6 @@ static int l_add_agent(lua_State *L)
     rvo_agent_id id;
     if (opt_table(L, 3, fn)) {
         rvo_agent_def def = rvo_world_agent_defaults(lw->w);
-        double extra[RVO_PARAM_COUNT];
-        int has_extra[RVO_PARAM_COUNT];
         int p;
         check_fields(L, 4, agent_fields, 1, 3, fn);
         agent_fields_read(L, 4, 3, fn, &def);
@@ -544,23 +542,19 @@ static int l_add_agent(lua_State *L)
         float_field(L, 4, "vy", 3, fn, &def.velocity.y);
         float_field(L, 4, "pvx", 3, fn, &def.pref_velocity.x);
         float_field(L, 4, "pvy", 3, fn, &def.pref_velocity.y);
-        /* Parameters the def has no field for (weight, groups, ...): set
-         * after the add, in rvo_param order; a rejected one undoes the add. */
+        /* Parameters read by name through the core (weight, groups, ...),
+         * checked there, in rvo_param order. */
         for (p = 0; p < RVO_PARAM_COUNT; p++) {
             const char *name = rvo_param_name((rvo_param)p);
-            has_extra[p] = name != NULL && !is_def_field(name) && field_num(L, 4, name, 3, fn, &extra[p]);
-        }
-        id = rvo_world_add_agent(lw->w, (float)x, (float)y, &def);
-        for (p = 0; id != 0 && p < RVO_PARAM_COUNT; p++) {
-            if (has_extra[p]) {
-                rvo_status st = rvo_agent_set_param(lw->w, id, (rvo_param)p, extra[p]);
-                if (st != RVO_OK) {
-                    lua_pushstring(L, rvo_world_last_error(lw->w));
-                    rvo_world_remove_agent(lw->w, id);
-                    arg_error(L, 3, fn, lua_tostring(L, -1));
+            double v;
+            if (name != NULL && !is_def_field(name) && field_num(L, 4, name, 3, fn, &v)) {
+                const char *why = rvo_agent_def_set(&def, (rvo_param)p, v);
+                if (why != NULL) {
+                    arg_error(L, 3, fn, why);
                 }
             }
         }
+        id = rvo_world_add_agent(lw->w, (float)x, (float)y, &def);
     } else {
         id = rvo_world_add_agent(lw->w, (float)x, (float)y, NULL);
     }

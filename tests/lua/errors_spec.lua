@@ -269,12 +269,12 @@ describe("phases", function()
     it("rejects bad time steps", function()
         run_cases {
             { "bad argument #1 to 'step' (number expected, got string)", function(w) w:step("0.1") end },
-            { "bad argument #1 to 'step' (time_step must be > 0)", function(w) w:step(-1) end },
-            { "bad argument #1 to 'step' (time_step must be > 0)", function(w) w:step(0) end },
-            { "bad argument #1 to 'step' (time_step must be finite)", function(w) w:step(nan) end },
+            { "bad argument #1 to 'step' (dt must be > 0)", function(w) w:step(-1) end },
+            { "bad argument #1 to 'step' (dt must be > 0)", function(w) w:step(0) end },
+            { "bad argument #1 to 'step' (dt must be finite)", function(w) w:step(nan) end },
             { "bad argument #1 to 'solve' (number expected, got boolean)", function(w) w:solve(true) end },
-            { "bad argument #1 to 'solve' (time_step must be > 0)", function(w) w:solve(0) end },
-            { "bad argument #1 to 'solve' (time_step must be finite)", function(w) w:solve(inf) end },
+            { "bad argument #1 to 'solve' (dt must be > 0)", function(w) w:solve(0) end },
+            { "bad argument #1 to 'solve' (dt must be finite)", function(w) w:solve(inf) end },
             { "bad argument #1 to 'integrate' (number expected, got table)", function(w) w:integrate({}) end },
             { "bad argument #1 to 'set_time_step' (number expected, got nil)", function(w) w:set_time_step() end },
             { "bad argument #1 to 'set_time_step' (time_step must be > 0)", function(w) w:set_time_step(0) end },
@@ -302,7 +302,7 @@ describe("phases", function()
         local w = rvo.new_world()
         w:add_agent(0, 0, { pvx = 1 })
         w:solve()
-        assert.are.equal("bad argument #1 to 'integrate' (time_step must be > 0)",
+        assert.are.equal("bad argument #1 to 'integrate' (dt must be > 0)",
             error_of(function() w:integrate(-1) end))
         assert.is_true(w:is_solved())
         w:integrate()
