@@ -336,6 +336,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
     const float inv_th = 1.0f / me->time_horizon;
+    int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
@@ -345,6 +346,10 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             share = 1.0f;
         else if (me->weight != other->weight)
             share = me->weight / (me->weight + other->weight);
+        /* Share 0 (weight 0 against a movable agent): it never yields, the
+         * other treats it as a moving obstacle, so it gets no line at all
+         * (a line through its own velocity would pin it there). */
+        if (share == 0.0f) continue;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);
@@ -394,9 +399,9 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             u = v2_scale(combined_radius * inv_dt - w_length, unit_w);
         }
         line.point = v2_add(velocity, v2_scale(share, u));
-        lines[k] = line;
+        lines[nl++] = line;
     }
-    return nn;
+    return nl;
 }
 
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {

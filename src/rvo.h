@@ -162,8 +162,47 @@ RVO_API rvo_status rvo_world_solve(rvo_world *w, float dt);
 RVO_API rvo_status rvo_world_integrate(rvo_world *w, float dt);
 /* solve + integrate; dt == 0 means the world's time_step. */
 RVO_API rvo_status rvo_world_step(rvo_world *w, float dt);
+/* RVO2 compatibility. Off (the default for games), two additions keep
+ * crowds from overlapping: contact lines, hard limits on how fast an agent
+ * may close the gap to a neighbour it could touch within the step (kept
+ * like obstacle lines when ORCA is infeasible), and after each integrate a
+ * few passes that push overlapping agents apart by their responsibility
+ * shares and out of obstacle clearance. On, agents move exactly as RVO2
+ * moves them (the conformance tests use this). */
+RVO_API rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
+RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
 /* True between a solve and the next integrate. */
 RVO_API bool rvo_world_is_solved(const rvo_world *w);
+
+/* Solver of a world's new velocities. All three share neighbour selection
+ * (groups/mask, height, max_neighbors), obstacles, responsibility weights,
+ * locks and max_speed.
+ *   RVO_SOLVER_ORCA  ORCA exactly as RVO2 computes it (the default).
+ *   RVO_SOLVER_UE    Unreal's UAvoidanceManager: a velocity cone per
+ *                    neighbour (apex at the responsibility-weighted velocity,
+ *                    cut at time_horizon), obstacle edges blocking within
+ *                    time_horizon_obst; a blocked preferred velocity is
+ *                    replaced by the best of 8 headings at +-23/40/55/85
+ *                    degrees, each shortened to its free part; the agent
+ *                    stops when none moves it forward.
+ *   RVO_SOLVER_RVO   Sampling RVO (RVO Library 1.x): the preferred velocity,
+ *                    zero and `samples` velocities spread over the max_speed
+ *                    disc; the one with the least penalty
+ *                    w / tc(v) + |v_pref - v| wins (tc: time to the first
+ *                    collision within the horizons, reciprocal by weights). */
+typedef enum rvo_solver { RVO_SOLVER_ORCA = 0, RVO_SOLVER_UE = 1, RVO_SOLVER_RVO = 2 } rvo_solver;
+RVO_API rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s);
+RVO_API rvo_solver rvo_world_solver(const rvo_world *w);
+/* Sampling RVO parameters: samples [Limit: 1..4096], default 250 (RVO
+ * Library's velSampleCount); penalty_weight w [m, so that w / tc is a speed]
+ * [Limit: >= 0, finite], default RVO_DEFAULT_PENALTY_WEIGHT. Larger w
+ * avoids earlier and wider; 0 ignores collisions. */
+#define RVO_DEFAULT_SAMPLES 250
+#define RVO_DEFAULT_PENALTY_WEIGHT 1.0f
+RVO_API rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight);
+/* "orca", "ue", "rvo" (NULL if unknown); and the reverse (-1 if unknown). */
+RVO_API const char *rvo_solver_name(rvo_solver s);
+RVO_API int rvo_solver_from_name(const char *name);
 
 /* ---- agents ----------------------------------------------------------- */
 

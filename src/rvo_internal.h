@@ -14,6 +14,7 @@
 #define RVO_MAX_GENERATION ((1u << 29) - 1) /* keeps ids below 2^53 */
 #define RVO_AGENT_COOKIE 0x52564f41u
 #define RVO_WORLD_COOKIE 0x52564f57u
+#define RVO_SEPARATION_PASSES 4 /* Jacobi passes of overlap resolution */
 
 /* Do the vertical extents [z, z + h] overlap, within margin? */
 static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
@@ -140,6 +141,8 @@ typedef struct scratch {
     uint32_t *stamp; /* per edge, for de-duplicating grid hits */
     uint32_t stamp_val;
     int32_t stamp_cap;
+    rvo_vec2 *spans; /* solver_ue.c: blocked (lo, hi) per cone and edge */
+    int32_t spans_cap;
 } scratch;
 
 typedef struct thread_pool thread_pool;
@@ -169,8 +172,16 @@ struct rvo_world {
     edge_grid egrid;
 
     float height_margin;
+    bool rvo2_compat;       /* no contact lines, no separation: exactly RVO2 */
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool ever_solved;
+
+    /* solver (rvo_world_set_solver); zero-initialised = ORCA */
+    int32_t solver;
+    /* sampling RVO: used only once sampling_set, RVO_DEFAULT_* before */
+    int32_t sampling_samples;
+    float sampling_weight;
+    bool sampling_set;
 
     /* phase */
     bool solved;
@@ -222,6 +233,13 @@ int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, 
 void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius,
               rvo_vec2 *result, orca_line *proj);
 
+/* solver_ue.c, solver_sampling.c: the alternative solvers (rvo_solver). */
+rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+/* First contact time of a disc of radius r at the origin moving with v
+ * against the edge a->b (unit direction e, length len); see solver_sampling.c. */
+float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_vec2 v, float *depth, rvo_vec2 *n);
+
 /* solve.c */
 bool rvo__scratch_reserve(rvo_world *w);
 void rvo__scratch_free(rvo_world *w);
@@ -229,6 +247,9 @@ bool rvo__pool_start(rvo_world *w);
 /* Brings the indices and scratch up to date for solving or querying. */
 bool rvo__prepare(rvo_world *w);
 void rvo__pool_stop(rvo_world *w);
+
+/* separate.c: pushes overlapping agents apart after integrate. */
+bool rvo__separate(rvo_world *w);
 
 /* obstacles.c */
 void rvo__obstacles_free(rvo_world *w);

@@ -34,8 +34,16 @@ static void run_chunks(rvo_world *w, float dt, atomic_int *next, scratch *s) {
         const int32_t begin = atomic_fetch_add(next, CHUNK);
         if (begin >= n) break;
         const int32_t end = begin + CHUNK < n ? begin + CHUNK : n;
-        for (int32_t i = begin; i < end; ++i)
-            w->newvel[i] = w->prm[i].locked ? w->vel[i] : rvo__orca_new_velocity(w, i, dt, s);
+        for (int32_t i = begin; i < end; ++i) {
+            if (w->prm[i].locked)
+                w->newvel[i] = w->vel[i];
+            else if (w->solver == RVO_SOLVER_UE)
+                w->newvel[i] = rvo__ue_new_velocity(w, i, dt, s);
+            else if (w->solver == RVO_SOLVER_RVO)
+                w->newvel[i] = rvo__sampling_new_velocity(w, i, dt, s);
+            else
+                w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
+        }
     }
 }
 
@@ -120,7 +128,9 @@ bool rvo__scratch_reserve(rvo_world *w) {
             s->lines_cap = c1 < c2 ? c1 : c2;
         }
         if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1, sizeof *s->agents) ||
-            !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst))
+            !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst) ||
+            !rvo__grow(w, (void **)&s->spans, &s->spans_cap, 2 * RVO_MAX_NEIGHBORS_LIMIT + w->nverts + 1,
+                       sizeof *s->spans))
             return false;
         if (s->stamp_cap < w->nverts + 1) {
             const int32_t old = s->stamp_cap;
@@ -139,6 +149,7 @@ void rvo__scratch_free(rvo_world *w) {
         rvo__realloc(w, s->agents, sizeof *s->agents * (size_t)s->agents_cap, 0);
         rvo__realloc(w, s->obst, sizeof *s->obst * (size_t)s->obst_cap, 0);
         rvo__realloc(w, s->stamp, sizeof *s->stamp * (size_t)s->stamp_cap, 0);
+        rvo__realloc(w, s->spans, sizeof *s->spans * (size_t)s->spans_cap, 0);
         memset(s, 0, sizeof *s);
     }
 }

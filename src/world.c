@@ -333,7 +333,7 @@ bool rvo_world_is_solved(const rvo_world *w) { return w && w->solved; }
 rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(margin) || margin < 0 || margin > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height margin must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height_margin must be finite and >= 0");
     w->height_margin = margin;
     rvo__ok(w);
     return RVO_OK;
@@ -350,9 +350,19 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     }
     w->solved = false;
     w->grid.valid = false;
+    if (!rvo__separate(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     rvo__ok(w);
     return RVO_OK;
 }
+
+rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    w->rvo2_compat = on;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+bool rvo_world_rvo2_compat(const rvo_world *w) { return w && w->rvo2_compat; }
 
 rvo_status rvo_world_step(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;

@@ -108,6 +108,29 @@ int32_t rvo_world_obstacle_count(const rvo_world *w);
 int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap);
 int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap);
 int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
+
+rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy);
+rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
+int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
+int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
+rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
+rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
+typedef struct rvo_ray_hit {
+    float distance;
+    rvo_vec2 point;
+    rvo_vec2 normal;
+    rvo_agent_id agent;
+    rvo_obstacle_id obstacle;
+} rvo_ray_hit;
+int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                       uint32_t mask, rvo_ray_hit *hit);
+
+typedef int rvo_solver;
+rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s);
+rvo_solver rvo_world_solver(const rvo_world *w);
+rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight);
+const char *rvo_solver_name(rvo_solver s);
+int rvo_solver_from_name(const char *name);
 ]]
 end
 
@@ -215,7 +238,7 @@ end
 
 local world_fields = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "radius", "max_speed", "threads", "seed",
+    "radius", "max_speed", "threads", "seed", "height_margin", "solver",
 }
 local agent_fields = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -235,6 +258,23 @@ local world_known, agent_known, obstacle_known =
 -- { rvo_param, name } of the parameters rvo_agent_def has no field for,
 -- filled below from rvo_param_name.
 local extra_params = {}
+
+-- Reads the extra parameters (weight, groups, ...) of t into the agent def
+-- through the core, which checks them, in rvo_param order; returns an error
+-- text or nil.
+local function read_params(t, def)
+    for i = 1, #extra_params do
+        local name = extra_params[i][2]
+        local v = t[name]
+        if v ~= nil then
+            if type(v) ~= "number" then
+                return format("field '%s': number expected, got %s", name, type_name(v))
+            end
+            local why = C.rvo_agent_def_set(def, extra_params[i][1], v)
+            if why ~= nil then return ffi.string(why) end
+        end
+    end
+end
 
 -- These helpers return an error text (nil when fine) instead of raising, so
 -- that the method that calls them raises at its caller's level.
@@ -317,11 +357,38 @@ local agent_members = {
 }
 
 ---------------------------------------------------------------------------
+-- Solvers, named by the core (rvo_solver_name).
+
+local solver_names, solver_ids = {}, {}
+do
+    local k = 0
+    while true do
+        local p = C.rvo_solver_name(k)
+        if p == nil then break end
+        solver_names[k] = ffi.string(p)
+        solver_ids[solver_names[k]] = k
+        k = k + 1
+    end
+end
+
+-- The solver named name, or nil and the error text.
+local function solver_of(name)
+    local s = solver_ids[name]
+    if s then return s end
+    local list = {}
+    for k = 0, #solver_names do list[#list + 1] = solver_names[k] end
+    local expected = table.concat(list, ", ", 1, #list - 1) .. " or " .. list[#list]
+    local zero = name:find("\0", 1, true) -- shown up to it, as rvo_core.c does
+    return nil, format("unknown solver '%s' (expected %s)", zero and name:sub(1, zero - 1) or name, expected)
+end
+
+---------------------------------------------------------------------------
 -- Module functions.
 
 local function new_world(params)
     local fn = "new_world"
     local def = C.rvo_default_world_def()
+    local solver
     if params ~= nil then
         if type(params) ~= "table" then
             error(format("bad argument #1 to '%s' (table expected, got %s)", fn, type_name(params)), 2)
@@ -338,6 +405,23 @@ local function new_world(params)
             end
             def.seed = v
         end
+        err = read_params(params, def.agent)
+        if err then arg_fail(1, fn, err) end
+        v = params.height_margin
+        if v ~= nil then
+            if type(v) ~= "number" then
+                arg_fail(1, fn, "field 'height_margin': number expected, got " .. type_name(v))
+            end
+            def.height_margin = v
+        end
+        v = params.solver
+        if v ~= nil then
+            if type(v) ~= "string" then
+                arg_fail(1, fn, "field 'solver': string expected, got " .. type_name(v))
+            end
+            solver, err = solver_of(v)
+            if not solver then arg_fail(1, fn, err) end
+        end
     end
     local why = C.rvo_world_def_check(def)
     if why ~= nil then
@@ -346,6 +430,12 @@ local function new_world(params)
     local w = C.rvo_world_create(def)
     if w == nil then
         error(fn .. ": not enough memory", 2)
+    end
+    if solver and solver ~= 0 and C.rvo_world_set_solver(w, solver) ~= 0 then
+        -- (cannot happen: the name was checked) as rvo_core.c reports it
+        local msg = ffi.string(C.rvo_world_last_error(w))
+        C.rvo_world_destroy(w)
+        arg_fail(1, fn, msg)
     end
     -- A closure, not the bare C function: it keeps the library loaded as
     -- long as a world may still be collected.
@@ -448,6 +538,45 @@ function methods.is_solved(self)
     return C.rvo_world_is_solved(w)
 end
 
+function methods.solver(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "solver") end
+    return solver_names[C.rvo_world_solver(w)]
+end
+
+function methods.set_solver(self, name)
+    local fn = "set_solver"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(name) ~= "string" then type_fail(1, fn, "string", name) end
+    local s, err = solver_of(name)
+    if not s then arg_fail(1, fn, err) end
+    local st = C.rvo_world_set_solver(w, s)
+    if st ~= 0 then core_fail(w, st, fn) end
+end
+
+-- set_sampling(samples, penalty_weight): the sampling RVO solver's knobs.
+function methods.set_sampling(self, samples, penalty_weight)
+    local fn = "set_sampling"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(samples) ~= "number" then type_fail(1, fn, "number", samples) end
+    if type(penalty_weight) ~= "number" then type_fail(2, fn, "number", penalty_weight) end
+    -- An integral number, clamped to int32 so that the core judges the range.
+    if samples ~= samples or samples == math.huge or samples == -math.huge then
+        arg_fail(1, fn, "samples must be finite")
+    end
+    if floor(samples) ~= samples then arg_fail(1, fn, "samples must be an integer") end
+    if samples > 2147483647 then
+        samples = 2147483647
+    elseif samples < -2147483648 then
+        samples = -2147483648
+    end
+    -- core: samples = 1, penalty_weight = 2, as in Lua
+    local st = C.rvo_world_set_sampling(w, samples, penalty_weight)
+    if st ~= 0 then core_fail(w, st, fn) end
+end
+
 ---------------------------------------------------------------------------
 -- Agents.
 
@@ -464,20 +593,8 @@ function methods.add_agent(self, x, y, params)
         if type(params) ~= "table" then type_fail(3, fn, "table", params) end
         local def = C.rvo_world_agent_defaults(w)
         local err = check_fields(params, agent_known) or read_fields(params, agent_keys, def, agent_members, INTS)
+            or read_params(params, def)
         if err then arg_fail(3, fn, err) end
-        -- Parameters read by name through the core (weight, groups, ...),
-        -- checked there, in rvo_param order.
-        for i = 1, #extra_params do
-            local name = extra_params[i][2]
-            local v = params[name]
-            if v ~= nil then
-                if type(v) ~= "number" then
-                    arg_fail(3, fn, format("field '%s': number expected, got %s", name, type_name(v)))
-                end
-                local why = C.rvo_agent_def_set(def, extra_params[i][1], v)
-                if why ~= nil then arg_fail(3, fn, ffi.string(why)) end
-            end
-        end
         id = C.rvo_world_add_agent(w, x, y, def)
     end
     if id == 0 then core_fail(w, -1, fn) end
@@ -594,6 +711,7 @@ end
 -- Per-agent parameters: a getter and a setter per rvo_param, named by the
 -- core (rvo_param_name).
 
+local param_index = {} -- name -> rvo_param
 local GET_MAP = { [1] = 1, [2] = 0, [3] = 0 }
 local SET_MAP = { [1] = 1, [2] = 0, [3] = 2 } -- core: id, param, value
 
@@ -625,6 +743,7 @@ do
         if s == nil then break end
         local name = ffi.string(s)
         methods[name], methods["set_" .. name] = param_methods(p, name)
+        param_index[name] = p
         if not agent_known[name] then
             -- not in rvo_agent_def: add_agent sets it through set_param
             extra_params[#extra_params + 1] = { p, name }
@@ -633,7 +752,47 @@ do
     end
     for i = 1, #extra_params do
         agent_known[extra_params[i][2]] = true
+        world_known[extra_params[i][2]] = true -- new_world: world-wide agent defaults
     end
+end
+
+---------------------------------------------------------------------------
+-- Game semantics: locks, the avoiding report, height.
+
+function methods.lock(self, id, vx, vy)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "lock") end
+    if type(id) ~= "number" then type_fail(1, "lock", "number", id) end
+    if type(vx) ~= "number" then type_fail(2, "lock", "number", vx) end
+    if type(vy) ~= "number" then type_fail(3, "lock", "number", vy) end
+    -- core: id = 1, vx = 2, vy = 3, as in Lua
+    local st = C.rvo_agent_lock(w, to_id(id), vx, vy)
+    if st ~= 0 then core_fail(w, st, "lock") end
+end
+
+function methods.unlock(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "unlock") end
+    if type(id) ~= "number" then type_fail(1, "unlock", "number", id) end
+    local st = C.rvo_agent_unlock(w, to_id(id))
+    if st ~= 0 then core_fail(w, st, "unlock") end
+end
+
+function methods.is_locked(self, id)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "is_locked") end
+    if type(id) ~= "number" then type_fail(1, "is_locked", "number", id) end
+    local r = C.rvo_agent_is_locked(w, to_id(id))
+    if r < 0 then core_fail(w, r, "is_locked") end
+    return r > 0
+end
+
+function methods.set_height_margin(self, m)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_height_margin") end
+    if type(m) ~= "number" then type_fail(1, "set_height_margin", "number", m) end
+    local st = C.rvo_world_set_height_margin(w, m)
+    if st ~= 0 then core_fail(w, st, "set_height_margin") end
 end
 
 ---------------------------------------------------------------------------
@@ -765,6 +924,18 @@ function methods.add_obstacle(self, pts, opts)
     return tonumber(id)
 end
 
+function methods.set_obstacle_z_range(self, id, zmin, zmax)
+    local fn = "set_obstacle_z_range"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if type(zmin) ~= "number" then type_fail(2, fn, "number", zmin) end
+    if type(zmax) ~= "number" then type_fail(3, fn, "number", zmax) end
+    -- core: id = 1, zmin = 2, zmax = 3, as in Lua
+    local st = C.rvo_obstacle_set_z_range(w, to_id(id), zmin, zmax)
+    if st ~= 0 then core_fail(w, st, fn) end
+end
+
 function methods.remove_obstacle(self, id)
     local w = getmetatable(self) == World and self._w
     if not w then bad_self(self, "remove_obstacle") end
@@ -853,6 +1024,68 @@ function methods.line_of_sight(self, x1, y1, x2, y2, clearance)
     local r = C.rvo_world_line_of_sight(w, x1, y1, x2, y2, clearance)
     if r < 0 then core_fail(w, r, fn) end
     return r > 0
+end
+
+-- Agents that deviated from their preferred velocity in the last solve.
+function methods.avoiding(self, tolerance, buf)
+    local fn = "avoiding"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if tolerance == nil then
+        tolerance = 1e-4
+    elseif type(tolerance) ~= "number" then
+        type_fail(1, fn, "number", tolerance)
+    end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(2, fn, "table", buf) end
+    local cap = C.rvo_world_agent_count(w)
+    local b = id_buffer(cap)
+    -- at most every agent: one call is enough
+    local n = C.rvo_world_avoiding(w, tolerance, b, cap)
+    if n < 0 then core_fail(w, n, fn) end -- core: tolerance = 1, as in Lua
+    if n > cap then n = cap end
+    return id_list(b, n, buf)
+end
+
+local hit_out = ffi.new("rvo_ray_hit[1]")
+local mask_check = ffi.new("rvo_agent_def[1]", { C.rvo_default_agent_def() })
+
+function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask)
+    local fn = "ray_cast"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x) ~= "number" then type_fail(1, fn, "number", x) end
+    if type(y) ~= "number" then type_fail(2, fn, "number", y) end
+    if type(dx) ~= "number" then type_fail(3, fn, "number", dx) end
+    if type(dy) ~= "number" then type_fail(4, fn, "number", dy) end
+    if type(max_dist) ~= "number" then type_fail(5, fn, "number", max_dist) end
+    if clearance == nil then
+        clearance = 0
+    elseif type(clearance) ~= "number" then
+        type_fail(6, fn, "number", clearance)
+    end
+    if mask == nil then
+        mask = 0xffffffff
+    elseif type(mask) ~= "number" then
+        type_fail(7, fn, "number", mask)
+    end
+    -- The core takes a uint32_t: judge the number as set_mask does.
+    local why = C.rvo_agent_def_set(mask_check, param_index.mask, mask)
+    if why ~= nil then arg_fail(7, fn, ffi.string(why)) end
+    -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
+    local r = C.rvo_world_ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, hit_out)
+    if r < 0 then core_fail(w, r, fn) end
+    if r == 0 then return nil end
+    local h = hit_out[0]
+    local agent, obstacle = h.agent, h.obstacle
+    return {
+        distance = h.distance,
+        x = h.point.x,
+        y = h.point.y,
+        nx = h.normal.x,
+        ny = h.normal.y,
+        agent = agent ~= 0 and tonumber(agent) or nil,
+        obstacle = obstacle ~= 0 and tonumber(obstacle) or nil,
+    }
 end
 
 return {

@@ -311,9 +311,12 @@ static int field_int(lua_State *L, int idx, const char *key, int arg, const char
     return 1;
 }
 
+/* new_world also takes every rvo_param (weight, groups, ...) as an agent
+ * default: check_fields is called with params_too. */
 static const char *const world_fields[] = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "radius",    "max_speed",     "threads",       "seed",         NULL};
+    "radius",    "max_speed",     "threads",       "seed",         "height_margin",
+    "solver",    NULL};
 
 static const char *const agent_fields[] = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -350,12 +353,63 @@ static void agent_fields_read(lua_State *L, int idx, int arg, const char *fn, rv
     float_field(L, idx, "time_horizon_obst", arg, fn, &a->time_horizon_obst);
 }
 
+/* The parameters rvo_agent_def has no Lua field for (weight, groups, mask,
+ * z, height, ...), read by name and stored through the core, which checks
+ * them, in rvo_param order. Shared by new_world and add_agent. */
+static void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent_def *a)
+{
+    int p;
+    for (p = 0; p < RVO_PARAM_COUNT; p++) {
+        const char *name = rvo_param_name((rvo_param)p);
+        double v;
+        if (name != NULL && !is_def_field(name) && field_num(L, idx, name, arg, fn, &v)) {
+            const char *why = rvo_agent_def_set(a, (rvo_param)p, v);
+            if (why != NULL) {
+                arg_error(L, arg, fn, why);
+            }
+        }
+    }
+}
+
+/* ---- solvers ---------------------------------------------------------- */
+
+/* The solver named by the string at stack index idx, or raises
+ * "unknown solver 'x' (expected orca, ue or rvo)" (names from the core). */
+static rvo_solver solver_of(lua_State *L, int idx, int arg, const char *fn)
+{
+    size_t len;
+    const char *name = lua_tolstring(L, idx, &len);
+    /* a name with an embedded zero is no name (the FFI binding agrees) */
+    int s = strlen(name) == len ? rvo_solver_from_name(name) : -1;
+    if (s < 0) {
+        luaL_Buffer b;
+        int k, n = 0;
+        while (rvo_solver_name((rvo_solver)n) != NULL) {
+            n++;
+        }
+        luaL_buffinit(L, &b);
+        lua_pushfstring(L, "unknown solver '%s' (expected ", name);
+        luaL_addvalue(&b);
+        for (k = 0; k < n; k++) {
+            if (k > 0) {
+                luaL_addstring(&b, k == n - 1 ? " or " : ", ");
+            }
+            luaL_addstring(&b, rvo_solver_name((rvo_solver)k));
+        }
+        luaL_addchar(&b, ')');
+        luaL_pushresult(&b);
+        arg_error(L, arg, fn, lua_tostring(L, -1));
+    }
+    return (rvo_solver)s;
+}
+
 /* ---- module functions ------------------------------------------------- */
 
 static int l_new_world(lua_State *L)
 {
     static const char fn[] = "new_world";
     rvo_world_def def = rvo_default_world_def();
+    rvo_solver solver = RVO_SOLVER_ORCA;
     const char *why;
     lworld *lw;
     /* new_world is not a method: its table is argument #1 at index 1. */
@@ -365,7 +419,7 @@ static int l_new_world(lua_State *L)
         if (t != LUA_TTABLE) {
             luaL_error(L, "bad argument #1 to '%s' (table expected, got %s)", fn, type_name(L, 1));
         }
-        check_fields(L, 1, world_fields, 0, 1, fn);
+        check_fields(L, 1, world_fields, 1, 1, fn);
         float_field(L, 1, "time_step", 1, fn, &def.time_step);
         agent_fields_read(L, 1, 1, fn, &def.agent);
         field_int(L, 1, "threads", 1, fn, &def.threads);
@@ -375,6 +429,16 @@ static int l_new_world(lua_State *L)
             }
             def.seed = (uint64_t)v;
         }
+        param_fields_read(L, 1, 1, fn, &def.agent);
+        float_field(L, 1, "height_margin", 1, fn, &def.height_margin);
+        t = lua_getfield(L, 1, "solver");
+        if (t == LUA_TSTRING) {
+            solver = solver_of(L, -1, 1, fn);
+        } else if (t != LUA_TNIL) {
+            lua_pushfstring(L, "field 'solver': string expected, got %s", type_name(L, -1));
+            arg_error(L, 1, fn, lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
     }
     why = rvo_world_def_check(&def);
     if (why != NULL) {
@@ -387,6 +451,9 @@ static int l_new_world(lua_State *L)
     lw->w = rvo_world_create(&def);
     if (lw->w == NULL) {
         luaL_error(L, "%s: not enough memory", fn);
+    }
+    if (solver != RVO_SOLVER_ORCA && rvo_world_set_solver(lw->w, solver) != RVO_OK) {
+        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, NULL, 0);
     }
     return 1;
 }
@@ -524,6 +591,59 @@ static int l_is_solved(lua_State *L)
     return 1;
 }
 
+static int l_solver(lua_State *L)
+{
+    lworld *lw = check_world(L, "solver");
+    lua_pushstring(L, rvo_solver_name(rvo_world_solver(lw->w)));
+    return 1;
+}
+
+static int l_set_solver(lua_State *L)
+{
+    static const char fn[] = "set_solver";
+    lworld *lw = check_world(L, fn);
+    rvo_solver solver;
+    rvo_status st;
+    if (lua_type(L, 2) != LUA_TSTRING) {
+        type_error(L, 1, fn, "string", 2);
+    }
+    solver = solver_of(L, 2, 1, fn);
+    st = rvo_world_set_solver(lw->w, solver);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+/* set_sampling(samples, penalty_weight): the sampling RVO solver's knobs. */
+static int l_set_sampling(lua_State *L)
+{
+    static const char fn[] = "set_sampling";
+    lworld *lw = check_world(L, fn);
+    double n = check_num(L, 1, fn);
+    double pw = check_num(L, 2, fn);
+    rvo_status st;
+    /* An integral number, clamped to int32 so that the core judges the range
+     * (the words of field_int). */
+    if (!isfinite(n)) {
+        arg_error(L, 1, fn, "samples must be finite");
+    }
+    if (floor(n) != n) {
+        arg_error(L, 1, fn, "samples must be an integer");
+    }
+    if (n > 2147483647.0) {
+        n = 2147483647.0;
+    } else if (n < -2147483648.0) {
+        n = -2147483648.0;
+    }
+    /* core: samples = 1, penalty_weight = 2, as in Lua */
+    st = rvo_world_set_sampling(lw->w, (int32_t)n, (float)pw);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
 /* ---- agents ----------------------------------------------------------- */
 
 static int l_add_agent(lua_State *L)
@@ -535,25 +655,13 @@ static int l_add_agent(lua_State *L)
     rvo_agent_id id;
     if (opt_table(L, 3, fn)) {
         rvo_agent_def def = rvo_world_agent_defaults(lw->w);
-        int p;
         check_fields(L, 4, agent_fields, 1, 3, fn);
         agent_fields_read(L, 4, 3, fn, &def);
         float_field(L, 4, "vx", 3, fn, &def.velocity.x);
         float_field(L, 4, "vy", 3, fn, &def.velocity.y);
         float_field(L, 4, "pvx", 3, fn, &def.pref_velocity.x);
         float_field(L, 4, "pvy", 3, fn, &def.pref_velocity.y);
-        /* Parameters read by name through the core (weight, groups, ...),
-         * checked there, in rvo_param order. */
-        for (p = 0; p < RVO_PARAM_COUNT; p++) {
-            const char *name = rvo_param_name((rvo_param)p);
-            double v;
-            if (name != NULL && !is_def_field(name) && field_num(L, 4, name, 3, fn, &v)) {
-                const char *why = rvo_agent_def_set(&def, (rvo_param)p, v);
-                if (why != NULL) {
-                    arg_error(L, 3, fn, why);
-                }
-            }
-        }
+        param_fields_read(L, 4, 3, fn, &def);
         id = rvo_world_add_agent(lw->w, (float)x, (float)y, &def);
     } else {
         id = rvo_world_add_agent(lw->w, (float)x, (float)y, NULL);
@@ -665,6 +773,74 @@ static int l_new_velocity(lua_State *L)
 static int l_set_new_velocity(lua_State *L)
 {
     return vec_set(L, "set_new_velocity", rvo_agent_set_new_velocity);
+}
+
+/* ---- game semantics: locks, the avoiding report, height --------------- */
+
+static int l_lock(lua_State *L)
+{
+    /* core: id = 1, vx = 2, vy = 3, as in Lua */
+    return vec_set(L, "lock", rvo_agent_lock);
+}
+
+static int l_unlock(lua_State *L)
+{
+    static const char fn[] = "unlock";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    rvo_status st = rvo_agent_unlock(lw->w, id);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_is_locked(lua_State *L)
+{
+    static const char fn[] = "is_locked";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    int r = rvo_agent_is_locked(lw->w, id);
+    if (r < 0) {
+        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
+    }
+    lua_pushboolean(L, r > 0);
+    return 1;
+}
+
+static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf);
+
+static int l_avoiding(lua_State *L)
+{
+    static const char fn[] = "avoiding";
+    lworld *lw = check_world(L, fn);
+    double tol = opt_num(L, 1, fn, 1e-4);
+    int has_buf = opt_table(L, 2, fn);
+    int32_t cap = rvo_world_agent_count(lw->w);
+    rvo_agent_id *buf = ids(L, lw, (size_t)cap);
+    /* at most every agent: one call is enough */
+    int32_t n = rvo_world_avoiding(lw->w, (float)tol, buf, cap);
+    if (n < 0) {
+        /* core: tolerance = 1, out = 2 (the buffer) */
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > cap) {
+        n = cap;
+    }
+    lua_settop(L, 3); /* tolerance and buf at their places, even when absent */
+    return push_id_list(L, buf, n, 2, has_buf);
+}
+
+static int l_set_height_margin(lua_State *L)
+{
+    static const char fn[] = "set_height_margin";
+    lworld *lw = check_world(L, fn);
+    double m = check_num(L, 1, fn);
+    rvo_status st = rvo_world_set_height_margin(lw->w, (float)m);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
 }
 
 /* ---- per-agent parameters: closures (mt, param, name [, is_int]) ------ */
@@ -886,6 +1062,21 @@ static int l_remove_obstacle(lua_State *L)
     return 0;
 }
 
+static int l_set_obstacle_z_range(lua_State *L)
+{
+    static const char fn[] = "set_obstacle_z_range";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    double zmin = check_num(L, 2, fn);
+    double zmax = check_num(L, 3, fn);
+    /* core: id = 1, zmin = 2, zmax = 3, as in Lua */
+    rvo_status st = rvo_obstacle_set_z_range(lw->w, id, (float)zmin, (float)zmax);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
 static int l_obstacle_count(lua_State *L)
 {
     lworld *lw = check_world(L, "obstacle_count");
@@ -974,6 +1165,61 @@ static int l_query_radius(lua_State *L)
     return push_id_list(L, buf, n, 4, has_buf);
 }
 
+/* ray_cast(x, y, dx, dy, max_dist [, clearance [, mask]]) -> nil or
+ * { distance, x, y, nx, ny, agent, obstacle } */
+static int l_ray_cast(lua_State *L)
+{
+    static const char fn[] = "ray_cast";
+    lworld *lw = check_world(L, fn);
+    double x = check_num(L, 1, fn);
+    double y = check_num(L, 2, fn);
+    double dx = check_num(L, 3, fn);
+    double dy = check_num(L, 4, fn);
+    double max_dist = check_num(L, 5, fn);
+    double c = opt_num(L, 6, fn, 0.0);
+    double m = opt_num(L, 7, fn, 4294967295.0);
+    rvo_ray_hit hit;
+    int r;
+    {
+        /* The core takes a uint32_t: judge the number as set_mask does. */
+        rvo_agent_def scratch = rvo_default_agent_def();
+        const char *why = rvo_agent_def_set(&scratch, RVO_PARAM_MASK, m);
+        if (why != NULL) {
+            arg_error(L, 7, fn, why);
+        }
+    }
+    /* core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua */
+    r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
+                           (uint32_t)m, &hit);
+    if (r < 0) {
+        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
+    }
+    if (r == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 7);
+    lua_pushnumber(L, (lua_Number)hit.distance);
+    lua_setfield(L, -2, "distance");
+    lua_pushnumber(L, (lua_Number)hit.point.x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, (lua_Number)hit.point.y);
+    lua_setfield(L, -2, "y");
+    lua_pushnumber(L, (lua_Number)hit.normal.x);
+    lua_setfield(L, -2, "nx");
+    lua_pushnumber(L, (lua_Number)hit.normal.y);
+    lua_setfield(L, -2, "ny");
+    if (hit.agent != 0) {
+        push_id(L, hit.agent);
+        lua_setfield(L, -2, "agent");
+    }
+    if (hit.obstacle != 0) {
+        push_id(L, hit.obstacle);
+        lua_setfield(L, -2, "obstacle");
+    }
+    return 1;
+}
+
 static int l_line_of_sight(lua_State *L)
 {
     static const char fn[] = "line_of_sight";
@@ -1028,6 +1274,16 @@ static const luaL_Reg world_methods[] = {
     {"neighbors", l_neighbors},
     {"query_radius", l_query_radius},
     {"line_of_sight", l_line_of_sight},
+    {"ray_cast", l_ray_cast},
+    {"lock", l_lock},
+    {"unlock", l_unlock},
+    {"is_locked", l_is_locked},
+    {"avoiding", l_avoiding},
+    {"set_height_margin", l_set_height_margin},
+    {"set_obstacle_z_range", l_set_obstacle_z_range},
+    {"solver", l_solver},
+    {"set_solver", l_set_solver},
+    {"set_sampling", l_set_sampling},
     {NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
@@ -1046,7 +1302,7 @@ LUAMOD_API int luaopen_rvo_core(lua_State *L)
     luaL_newmetatable(L, WORLD_NAME); /* mt, with __name */
     lua_pushvalue(L, -1);
     luaL_setfuncs(L, world_meta, 1);
-    lua_createtable(L, 0, 48); /* methods */
+    lua_createtable(L, 0, 64); /* methods */
     lua_pushvalue(L, -2);
     luaL_setfuncs(L, world_methods, 1);
     /* Getter and setter per agent parameter, named by the core. */

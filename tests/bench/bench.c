@@ -2,7 +2,10 @@
  * us/agent-step. Circle: radius max(200, N*1.5*2.2/(2 pi)), agents swap to the
  * antipode; random crossing: agents in a square walk to random goals. RVO2's
  * parameters: dt 0.25, neighbor_dist 15, max_neighbors 10, horizons 10,
- * radius 1.5, max_speed 2. */
+ * radius 1.5, max_speed 2.
+ * Usage: bench [scenario [n [threads [warm [steps [solver]]]]]]; with a
+ * solver name (orca, ue, rvo) it is selected and appended to the line. */
+#define _POSIX_C_SOURCE 200809L
 #include "rvo.h"
 
 #include <math.h>
@@ -46,9 +49,9 @@ static scene make(const char *name, int n, int threads) {
     for (int i = 0; i < n; ++i) {
         float x, y, gx, gy;
         if (strcmp(name, "circle") == 0) {
-            double R = n * 1.5 * 2.2 / (2 * M_PI);
+            double R = n * 1.5 * 2.2 / (2 * 3.14159265358979323846);
             if (R < 200) R = 200;
-            const double a = i * 2 * M_PI / n;
+            const double a = i * 2 * 3.14159265358979323846 / n;
             x = (float)(R * cos(a));
             y = (float)(R * sin(a));
             gx = -x;
@@ -92,7 +95,13 @@ int main(int argc, char **argv) {
     const int threads = argc > 3 ? atoi(argv[3]) : 1;
     const int warm = argc > 4 ? atoi(argv[4]) : 100;
     const int steps = argc > 5 ? atoi(argv[5]) : 200;
+    const char *solver = argc > 6 ? argv[6] : NULL; /* orca (default), ue or rvo */
+    if (solver && rvo_solver_from_name(solver) < 0) {
+        fprintf(stderr, "unknown solver '%s' (orca, ue, rvo)\n", solver);
+        return 2;
+    }
     scene s = make(name, n, threads);
+    if (solver) rvo_world_set_solver(s.w, (rvo_solver)rvo_solver_from_name(solver));
     for (int k = 0; k < warm; ++k) {
         set_prefs(&s);
         rvo_world_step(s.w, 0);
@@ -103,7 +112,7 @@ int main(int argc, char **argv) {
         rvo_world_step(s.w, 0);
     }
     const double ms = (now_ms() - t0) / steps;
-    printf("%s,%d,%d,%.4f,%.4f\n", name, n, threads, ms, ms * 1000.0 / n);
+    printf("%s,%d,%d,%.4f,%.4f%s%s\n", name, n, threads, ms, ms * 1000.0 / n, solver ? "," : "", solver ? solver : "");
     rvo_world_destroy(s.w);
     free(s.ids);
     free(s.goal);

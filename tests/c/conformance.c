@@ -98,6 +98,7 @@ static rvo_world *make_world(const scenario *sc, const trace *t, rvo_agent_id *i
     wd.time_step = 0.25f;
     wd.agent = sc->def;
     rvo_world *w = rvo_world_create(&wd);
+    rvo_world_set_rvo2_compat(w, true); /* move exactly as RVO2 does */
     for (int a = 0; a < t->agents; ++a) ids[a] = rvo_world_add_agent(w, state(t, 0, a)[0], state(t, 0, a)[1], NULL);
     if (sc->blocks) {
         static const float obst[4][8] = {

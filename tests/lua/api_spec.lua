@@ -20,6 +20,9 @@ local METHODS = {
     "set_pref_velocity", "set_radius", "set_time_horizon", "set_time_horizon_obst",
     "set_time_step", "set_velocity", "solve", "step", "time_horizon", "time_horizon_obst",
     "time_step", "velocities", "velocity",
+    -- game semantics (semantics_spec)
+    "avoiding", "is_locked", "lock", "ray_cast", "set_height_margin", "set_obstacle_z_range", "unlock",
+    "set_sampling", "set_solver", "solver",
 }
 
 describe("rvo module", function()

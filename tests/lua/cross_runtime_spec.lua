@@ -13,7 +13,9 @@ local function shell_ok(cmd)
     return r == true or r == 0 -- Lua 5.4 / LuaJIT
 end
 
-local function run_other(src)
+-- Runs src in the other interpreter as run(...) with the arguments given as
+-- Lua source; returns what it printed: the method names, the result, the backend.
+local function run_other(src, args)
     local script = os.tmpname()
     local f = assert(io.open(script, "w"))
     f:write("local rvo = require('rvo')\n",
@@ -21,7 +23,7 @@ local function run_other(src)
         "local names = {}\n",
         "for k in pairs(getmetatable(rvo.new_world()).__index) do names[#names + 1] = k end\n",
         "table.sort(names)\n",
-        "io.write(table.concat(names, ' '), '\\n', run(rvo, 1, 24, 120), '\\n', rvo.backend, '\\n')\n")
+        "io.write(table.concat(names, ' '), '\\n', run(rvo, ", args, "), '\\n', rvo.backend, '\\n')\n")
     f:close()
     -- LUA_PATH / LUA_CPATH are inherited: the other runtime finds the same tree.
     local p = assert(io.popen(OTHER .. " " .. script .. " 2>&1"))
@@ -38,7 +40,7 @@ describe("the two runtimes", function()
             return
         end
         local mine = support.run_scene(rvo, 1, 24, 120)
-        local out = run_other(support.SCENE_SRC)
+        local out = run_other(support.SCENE_SRC, "1, 24, 120")
         local their_methods, theirs, backend = out:match("^(.-)\n(.*)\n(%a+)\n$")
         assert.is_not_nil(theirs, OTHER .. " failed:\n" .. out)
         assert.are_not.equal(rvo.backend, backend) -- really the other binding
@@ -54,6 +56,29 @@ describe("the two runtimes", function()
         assert.are.equal(#a, #b)
         for i = 1, #a do
             assert.are.equal(a[i], b[i], "agent " .. i .. " differs")
+        end
+    end)
+
+    it("end a scene with weights, groups, a lock, height and each solver bit-identically", function()
+        if not shell_ok("command -v " .. OTHER .. " >/dev/null 2>&1") then
+            pending(OTHER .. " is not installed")
+            return
+        end
+        for _, solver in ipairs { "orca", "ue", "rvo" } do
+            local mine = support.run_semantics(rvo, solver, 120)
+            local out = run_other(support.SEMANTICS_SRC, string.format("%q, 120", solver))
+            local theirs = out:match("^.-\n(.*)\n%a+\n$")
+            assert.is_not_nil(theirs, OTHER .. " failed:\n" .. out)
+            local a, b = {}, {}
+            for line in (mine .. "\n"):gmatch("(.-)\n") do a[#a + 1] = line end
+            for line in (theirs .. "\n"):gmatch("(.-)\n") do b[#b + 1] = line end
+            assert.are.equal(25 + 3, #a) -- 24 agents, the hero, the report, two rays
+            assert.are.equal(#a, #b)
+            for i = 1, #a do
+                assert.are.equal(a[i], b[i], solver .. ": line " .. i .. " differs")
+            end
+            assert.is_truthy(a[26]:match("^avoiding %d"), a[26]) -- somebody avoided
+            assert.is_truthy(a[27]:match("^ray 0x"), a[27])         -- the rays hit
         end
     end)
 end)

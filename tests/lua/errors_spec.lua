@@ -9,26 +9,10 @@ local UNKNOWN_AGENT = "unknown or removed agent id"
 local UNKNOWN_OBSTACLE = "unknown or removed obstacle id"
 local NOT_SOLVED = "new velocities exist only between solve and integrate"
 
--- Each case: { expected message, function(w, a, b, stale) ... end [, prep] }.
--- prep(w, a, b) runs first (legitimate calls that set the stage); then the
--- call that raises, which must sit in the spec so its line is the position.
+-- Each case: { expected message, function(w, a, b, stale) ... end [, prep] }
+-- (see support.run_cases).
 local function run_cases(cases)
-    for _, case in ipairs(cases) do
-        local expected, f, prep = case[1], case[2], case[3]
-        local w, a, b = support.scene(rvo)
-        local stale = w:add_agent(50, 50)
-        w:remove_agent(stale)
-        if prep then prep(w, a, b) end
-        local count = w:agent_count()
-        local before = w:positions()
-        local msg = error_of(function() f(w, a, b, stale) end)
-        assert.are.equal(expected, msg)
-        -- nothing changed, and the world goes on
-        assert.are.same(before, (w:positions()))
-        if w:is_solved() then w:integrate() end
-        support.assert_usable(w, count)
-        w:destroy()
-    end
+    return support.run_cases(rvo, cases)
 end
 
 describe("new_world", function()
