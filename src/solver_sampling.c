@@ -178,6 +178,7 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     bool have = false;
     /* No velocity in the disc is closer to pref than the clamped pref. */
     const float dv_floor = v2_abs(v2_sub(pref, pv));
+    const float pref_len = sqrtf(pref_sq);
     for (int32_t idx = 0; idx < samples + 2; ++idx) {
         if (have && best1 == 0.0f && best2 <= dv_floor) break; /* nothing left can beat it */
         rvo_vec2 v;
@@ -186,11 +187,20 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
         } else if (idx == 1) {
             v = v2(0.0f, 0.0f);
         } else {
-            const float rad = vmax * sqrtf(((float)(idx - 2) + 0.5f) * inv_n);
-            v = v2(rad * cs, rad * sn);
-            const float c2 = cs * GOLDEN_COS - sn * GOLDEN_SIN;
-            sn = sn * GOLDEN_COS + cs * GOLDEN_SIN;
-            cs = c2;
+            const float rad_sq = vmax * vmax * (((float)(idx - 2) + 0.5f) * inv_n);
+            const float c0 = cs, s0 = sn;
+            cs = c0 * GOLDEN_COS - s0 * GOLDEN_SIN;
+            sn = s0 * GOLDEN_COS + c0 * GOLDEN_SIN;
+            if (have && !colliding) {
+                /* The penalty is at least |v_pref - v| >= ||v_pref| - |v||:
+                 * only the ring of radii within best2 of |v_pref| can win,
+                 * and the spiral's radii grow. */
+                const float outer = pref_len + best2, inner = pref_len - best2;
+                if (rad_sq >= outer * outer) break;
+                if (inner > 0.0f && rad_sq <= inner * inner) continue;
+            }
+            const float rad = sqrtf(rad_sq);
+            v = v2(rad * c0, rad * s0);
         }
         const float dv = v2_abs(v2_sub(pref, v));
 

@@ -114,6 +114,8 @@ rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
 int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
 int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
 rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
+rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
+bool rvo_world_rvo2_compat(const rvo_world *w);
 rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
 typedef struct rvo_ray_hit {
     float distance;
@@ -238,7 +240,7 @@ end
 
 local world_fields = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "radius", "max_speed", "threads", "seed", "height_margin", "solver",
+    "radius", "max_speed", "threads", "seed", "height_margin", "solver", "rvo2_compat",
 }
 local agent_fields = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -422,6 +424,10 @@ local function new_world(params)
             solver, err = solver_of(v)
             if not solver then arg_fail(1, fn, err) end
         end
+        v = params.rvo2_compat
+        if v ~= nil and type(v) ~= "boolean" then
+            arg_fail(1, fn, "field 'rvo2_compat': boolean expected, got " .. type_name(v))
+        end
     end
     local why = C.rvo_world_def_check(def)
     if why ~= nil then
@@ -431,6 +437,7 @@ local function new_world(params)
     if w == nil then
         error(fn .. ": not enough memory", 2)
     end
+    C.rvo_world_set_rvo2_compat(w, params ~= nil and params.rvo2_compat == true)
     if solver and solver ~= 0 and C.rvo_world_set_solver(w, solver) ~= 0 then
         -- (cannot happen: the name was checked) as rvo_core.c reports it
         local msg = ffi.string(C.rvo_world_last_error(w))
@@ -785,6 +792,19 @@ function methods.is_locked(self, id)
     local r = C.rvo_agent_is_locked(w, to_id(id))
     if r < 0 then core_fail(w, r, "is_locked") end
     return r > 0
+end
+
+function methods.set_rvo2_compat(self, on)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_rvo2_compat") end
+    if type(on) ~= "boolean" then type_fail(1, "set_rvo2_compat", "boolean", on) end
+    C.rvo_world_set_rvo2_compat(w, on)
+end
+
+function methods.rvo2_compat(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "rvo2_compat") end
+    return C.rvo_world_rvo2_compat(w)
 end
 
 function methods.set_height_margin(self, m)

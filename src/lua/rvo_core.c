@@ -316,7 +316,7 @@ static int field_int(lua_State *L, int idx, const char *key, int arg, const char
 static const char *const world_fields[] = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
     "radius",    "max_speed",     "threads",       "seed",         "height_margin",
-    "solver",    NULL};
+    "solver",    "rvo2_compat",   NULL};
 
 static const char *const agent_fields[] = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -410,6 +410,7 @@ static int l_new_world(lua_State *L)
     static const char fn[] = "new_world";
     rvo_world_def def = rvo_default_world_def();
     rvo_solver solver = RVO_SOLVER_ORCA;
+    int compat = 0;
     const char *why;
     lworld *lw;
     /* new_world is not a method: its table is argument #1 at index 1. */
@@ -439,6 +440,14 @@ static int l_new_world(lua_State *L)
             arg_error(L, 1, fn, lua_tostring(L, -1));
         }
         lua_pop(L, 1);
+        t = lua_getfield(L, 1, "rvo2_compat");
+        if (t == LUA_TBOOLEAN) {
+            compat = lua_toboolean(L, -1);
+        } else if (t != LUA_TNIL) {
+            lua_pushfstring(L, "field 'rvo2_compat': boolean expected, got %s", type_name(L, -1));
+            arg_error(L, 1, fn, lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
     }
     why = rvo_world_def_check(&def);
     if (why != NULL) {
@@ -455,6 +464,7 @@ static int l_new_world(lua_State *L)
     if (solver != RVO_SOLVER_ORCA && rvo_world_set_solver(lw->w, solver) != RVO_OK) {
         core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, NULL, 0);
     }
+    rvo_world_set_rvo2_compat(lw->w, compat != 0);
     return 1;
 }
 
@@ -829,6 +839,24 @@ static int l_avoiding(lua_State *L)
     }
     lua_settop(L, 3); /* tolerance and buf at their places, even when absent */
     return push_id_list(L, buf, n, 2, has_buf);
+}
+
+static int l_set_rvo2_compat(lua_State *L)
+{
+    static const char fn[] = "set_rvo2_compat";
+    lworld *lw = check_world(L, fn);
+    if (lua_type(L, 2) != LUA_TBOOLEAN) {
+        luaL_error(L, "bad argument #1 to '%s' (boolean expected, got %s)", fn, type_name(L, 2));
+    }
+    rvo_world_set_rvo2_compat(lw->w, lua_toboolean(L, 2));
+    return 0;
+}
+
+static int l_rvo2_compat(lua_State *L)
+{
+    lworld *lw = check_world(L, "rvo2_compat");
+    lua_pushboolean(L, rvo_world_rvo2_compat(lw->w));
+    return 1;
 }
 
 static int l_set_height_margin(lua_State *L)
@@ -1280,6 +1308,8 @@ static const luaL_Reg world_methods[] = {
     {"is_locked", l_is_locked},
     {"avoiding", l_avoiding},
     {"set_height_margin", l_set_height_margin},
+    {"set_rvo2_compat", l_set_rvo2_compat},
+    {"rvo2_compat", l_rvo2_compat},
     {"set_obstacle_z_range", l_set_obstacle_z_range},
     {"solver", l_solver},
     {"set_solver", l_set_solver},

@@ -23,6 +23,8 @@ local METHODS = {
     -- game semantics (semantics_spec)
     "avoiding", "is_locked", "lock", "ray_cast", "set_height_margin", "set_obstacle_z_range", "unlock",
     "set_sampling", "set_solver", "solver",
+    -- avoidance quality mode
+    "rvo2_compat", "set_rvo2_compat",
 }
 
 describe("rvo module", function()
