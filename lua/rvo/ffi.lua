@@ -638,81 +638,34 @@ end
 -- Per-agent vectors: the hot path, written out so each compiles to a
 -- direct call.
 
-function methods.position(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "position") end
-    if type(id) ~= "number" then type_fail(1, "position", "number", id) end
-    local st = C.rvo_agent_get_position(w, to_id(id), vec_out)
-    if st ~= 0 then core_fail(w, st, "position") end
-    return vec_out[0].x, vec_out[0].y
+-- Per-agent vectors: one getter and one setter per kind, made by closures
+-- over the C function and the method name (the JIT compiles them as direct
+-- calls, just like hand-written methods).
+local function vector_methods(name, get, set)
+    local set_name = "set_" .. name
+    methods[name] = function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        local st = get(w, to_id(id), vec_out)
+        if st ~= 0 then core_fail(w, st, name) end
+        return vec_out[0].x, vec_out[0].y
+    end
+    methods[set_name] = function(self, id, x, y)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, set_name) end
+        if type(id) ~= "number" then type_fail(1, set_name, "number", id) end
+        if type(x) ~= "number" then type_fail(2, set_name, "number", x) end
+        if type(y) ~= "number" then type_fail(3, set_name, "number", y) end
+        local st = set(w, to_id(id), x, y)
+        if st ~= 0 then core_fail(w, st, set_name) end
+    end
 end
 
-function methods.set_position(self, id, x, y)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "set_position") end
-    if type(id) ~= "number" then type_fail(1, "set_position", "number", id) end
-    if type(x) ~= "number" then type_fail(2, "set_position", "number", x) end
-    if type(y) ~= "number" then type_fail(3, "set_position", "number", y) end
-    local st = C.rvo_agent_set_position(w, to_id(id), x, y)
-    if st ~= 0 then core_fail(w, st, "set_position") end
-end
-
-function methods.velocity(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "velocity") end
-    if type(id) ~= "number" then type_fail(1, "velocity", "number", id) end
-    local st = C.rvo_agent_get_velocity(w, to_id(id), vec_out)
-    if st ~= 0 then core_fail(w, st, "velocity") end
-    return vec_out[0].x, vec_out[0].y
-end
-
-function methods.set_velocity(self, id, x, y)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "set_velocity") end
-    if type(id) ~= "number" then type_fail(1, "set_velocity", "number", id) end
-    if type(x) ~= "number" then type_fail(2, "set_velocity", "number", x) end
-    if type(y) ~= "number" then type_fail(3, "set_velocity", "number", y) end
-    local st = C.rvo_agent_set_velocity(w, to_id(id), x, y)
-    if st ~= 0 then core_fail(w, st, "set_velocity") end
-end
-
-function methods.pref_velocity(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "pref_velocity") end
-    if type(id) ~= "number" then type_fail(1, "pref_velocity", "number", id) end
-    local st = C.rvo_agent_get_pref_velocity(w, to_id(id), vec_out)
-    if st ~= 0 then core_fail(w, st, "pref_velocity") end
-    return vec_out[0].x, vec_out[0].y
-end
-
-function methods.set_pref_velocity(self, id, x, y)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "set_pref_velocity") end
-    if type(id) ~= "number" then type_fail(1, "set_pref_velocity", "number", id) end
-    if type(x) ~= "number" then type_fail(2, "set_pref_velocity", "number", x) end
-    if type(y) ~= "number" then type_fail(3, "set_pref_velocity", "number", y) end
-    local st = C.rvo_agent_set_pref_velocity(w, to_id(id), x, y)
-    if st ~= 0 then core_fail(w, st, "set_pref_velocity") end
-end
-
-function methods.new_velocity(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "new_velocity") end
-    if type(id) ~= "number" then type_fail(1, "new_velocity", "number", id) end
-    local st = C.rvo_agent_get_new_velocity(w, to_id(id), vec_out)
-    if st ~= 0 then core_fail(w, st, "new_velocity") end
-    return vec_out[0].x, vec_out[0].y
-end
-
-function methods.set_new_velocity(self, id, x, y)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "set_new_velocity") end
-    if type(id) ~= "number" then type_fail(1, "set_new_velocity", "number", id) end
-    if type(x) ~= "number" then type_fail(2, "set_new_velocity", "number", x) end
-    if type(y) ~= "number" then type_fail(3, "set_new_velocity", "number", y) end
-    local st = C.rvo_agent_set_new_velocity(w, to_id(id), x, y)
-    if st ~= 0 then core_fail(w, st, "set_new_velocity") end
-end
+vector_methods("position", C.rvo_agent_get_position, C.rvo_agent_set_position)
+vector_methods("velocity", C.rvo_agent_get_velocity, C.rvo_agent_set_velocity)
+vector_methods("pref_velocity", C.rvo_agent_get_pref_velocity, C.rvo_agent_set_pref_velocity)
+vector_methods("new_velocity", C.rvo_agent_get_new_velocity, C.rvo_agent_set_new_velocity)
 
 ---------------------------------------------------------------------------
 -- Per-agent parameters: a getter and a setter per rvo_param, named by the
