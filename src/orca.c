@@ -151,19 +151,6 @@ void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin
 
 /* ---- ORCA lines ------------------------------------------------------------ */
 
-/* A unit direction for two agents at the same spot: opposite for the two,
- * varied across pairs so a stack of agents spreads out. */
-static rvo_vec2 split_direction(rvo_agent_id self, rvo_agent_id other) {
-    const uint64_t lo = self < other ? self : other, hi = self < other ? other : self;
-    uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x7F4A7C159E3779B9ull);
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    const float angle = (float)(h & 0xffff) * (6.2831853f / 65536.0f);
-    const float s = self < other ? 1.0f : -1.0f;
-    return v2(s * cosf(angle), s * sinf(angle));
-}
-
 static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_t nobst) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const float radius = w->prm[ai].radius;
@@ -341,11 +328,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
         /* This agent's share of the pair's correction (RVO2: 0.5). */
-        float share = 0.5f; /* equal weights, both zero included */
-        if (other->locked || !(other->mask & me->groups))
-            share = 1.0f;
-        else if (me->weight != other->weight)
-            share = me->weight / (me->weight + other->weight);
+        const float share = rvo__share(me, other);
         /* Share 0 (weight 0 against a movable agent): it never yields, the
          * other treats it as a moving obstacle, so it gets no line at all
          * (a line through its own velocity would pin it there). */
@@ -394,7 +377,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             else if (dist_sq > 0.0f) /* w vanished: push straight apart */
                 unit_w = v2_normalize(v2_neg(rel_pos));
             else /* same spot: a direction fixed by the two ids */
-                unit_w = split_direction(w->ids[ai], w->ids[bi]);
+                unit_w = rvo__split_direction(w->ids[ai], w->ids[bi]);
             line.direction = v2(unit_w.y, -unit_w.x);
             u = v2_scale(combined_radius * inv_dt - w_length, unit_w);
         }

@@ -184,19 +184,23 @@ RVO_API bool rvo_world_is_solved(const rvo_world *w);
  *                    time_horizon_obst; a blocked preferred velocity is
  *                    replaced by the best of 8 headings at +-23/40/55/85
  *                    degrees, each shortened to its free part; the agent
- *                    stops when none moves it forward.
+ *                    stops when none moves it forward (or backs away if
+ *                    standing still would get it run into).
  *   RVO_SOLVER_RVO   Sampling RVO (RVO Library 1.x): the preferred velocity,
  *                    zero and `samples` velocities spread over the max_speed
  *                    disc; the one with the least penalty
  *                    w / tc(v) + |v_pref - v| wins (tc: time to the first
- *                    collision within the horizons, reciprocal by weights). */
+ *                    collision within the horizons, reciprocal by weights).
+ * The solver can be changed at any time; it applies from the next solve. */
 typedef enum rvo_solver { RVO_SOLVER_ORCA = 0, RVO_SOLVER_UE = 1, RVO_SOLVER_RVO = 2 } rvo_solver;
 RVO_API rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s);
 RVO_API rvo_solver rvo_world_solver(const rvo_world *w);
 /* Sampling RVO parameters: samples [Limit: 1..4096], default 250 (RVO
- * Library's velSampleCount); penalty_weight w [m, so that w / tc is a speed]
- * [Limit: >= 0, finite], default RVO_DEFAULT_PENALTY_WEIGHT. Larger w
- * avoids earlier and wider; 0 ignores collisions. */
+ * Library's velSampleCount; cost grows with it); penalty_weight w [m, so
+ * that w / tc is a speed] [Limit: >= 0, finite], default 1 (RVO Library's
+ * examples use 7.5, its "safety factor"). Larger w avoids earlier and wider
+ * and overlaps less in dense crowds; 0 ignores coming collisions (agents
+ * that overlap still move apart). */
 #define RVO_DEFAULT_SAMPLES 250
 #define RVO_DEFAULT_PENALTY_WEIGHT 1.0f
 RVO_API rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight);

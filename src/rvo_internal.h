@@ -77,6 +77,28 @@ static inline bool filters_pairs(const agent_params *a) {
     return a->mask != 0xffffffffu || a->groups == 0 || a->height != INFINITY;
 }
 
+/* Agent me's share of the velocity change asked of a pair (me, other) that
+ * me avoids: 1 if other is locked or does not avoid me, otherwise
+ * w_me / (w_me + w_other), 0.5 for equal weights (both 0 included). */
+static inline float rvo__share(const agent_params *me, const agent_params *other) {
+    if (other->locked || !(other->mask & me->groups)) return 1.0f;
+    if (me->weight == other->weight) return 0.5f;
+    return me->weight / (me->weight + other->weight);
+}
+
+/* A unit direction for two agents at the same spot: opposite for the two,
+ * varied across pairs so that a stack of agents spreads out. */
+static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id other) {
+    const uint64_t lo = self < other ? self : other, hi = self < other ? other : self;
+    uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x7F4A7C159E3779B9ull);
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    const float angle = (float)(h & 0xffff) * (6.2831853f / 65536.0f);
+    const float s = self < other ? 1.0f : -1.0f;
+    return v2(s * cosf(angle), s * sinf(angle));
+}
+
 /* ---- obstacles (RVO2's vertex ring representation) -------------------- */
 typedef struct obst_vertex {
     rvo_vec2 point;

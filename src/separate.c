@@ -8,12 +8,10 @@
 #include "rvo_internal.h"
 
 
-/* The same share as ORCA's agent lines, or 0 when i does not avoid j. */
+/* me's share of separating from other; 0 when me is locked or ignores other. */
 static float pair_share(const agent_params *me, const agent_params *other) {
     if (me->locked || !(me->mask & other->groups)) return 0.0f;
-    if (other->locked || !(other->mask & me->groups)) return 1.0f;
-    if (me->weight == other->weight) return 0.5f;
-    return me->weight / (me->weight + other->weight);
+    return rvo__share(me, other);
 }
 
 typedef struct push_ctx {
@@ -80,10 +78,7 @@ bool rvo__separate(rvo_world *w) {
                             if (dist > 1e-6f * comb) {
                                 n = v2_scale(1.0f / dist, d);
                             } else { /* same spot: split along a direction fixed by the ids */
-                                const rvo_agent_id a = w->ids[i], b = w->ids[j];
-                                const uint64_t h = (a < b ? a : b) * 0x9E3779B97F4A7C15ull ^ (a < b ? b : a);
-                                const float ang = (float)(h >> 40) * (6.2831853f / 16777216.0f);
-                                n = a < b ? v2(cosf(ang), sinf(ang)) : v2(-cosf(ang), -sinf(ang));
+                                n = rvo__split_direction(w->ids[i], w->ids[j]);
                             }
                             delta = v2_add(delta, v2_scale(share * (comb - dist), n));
                         }

@@ -26,8 +26,12 @@
  * never chosen while another is left (zero always is).
  *
  * Already overlapping (RVO Library's "collision mode"): candidates are
- * ranked first by the steps needed to leave every overlap, ceil(t_exit/dt),
- * and only then by the penalty above over the other neighbours.
+ * ranked first by how far they fall short of leaving every overlap within
+ * this step (ORCA's 1/dt rule: for an agent its share of the separation,
+ * for an edge all of it; coincident agents split along a direction fixed by
+ * their ids), and only then by the penalty above over the other
+ * neighbours. (RVO Library ranks by whole steps to exit, which in dense
+ * crowds let overlaps grow to near coincidence.)
  */
 #include "rvo_internal.h"
 
@@ -38,7 +42,7 @@
  * length). Returns the time of first contact, INFINITY if none. When the
  * disc already overlaps the edge, sets *depth to r - distance (> 0), *n to
  * the unit direction out of the edge, and returns 0 if v approaches the
- * edge, INFINITY otherwise. */
+ * edge, INFINITY otherwise; else sets both to zero. */
 float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_vec2 v, float *depth, rvo_vec2 *n) {
     float t = -v2_dot(a, e); /* projection of the origin on the edge */
     t = t < 0.0f ? 0.0f : t > len ? len : t;
@@ -51,6 +55,7 @@ float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_
         return v2_dot(v, *n) < 0.0f ? 0.0f : INFINITY;
     }
     *depth = 0.0f;
+    *n = v2(0.0f, 0.0f);
     /* The flat side facing the disc: signed distance h + t * vn. */
     const float h = -v2_det(e, a), vn = v2_det(e, v);
     if (fabsf(h) > r && h * vn < 0.0f) {
@@ -107,7 +112,9 @@ static uint32_t float_bits(float f) {
 /* Per-neighbour data, packed in the worker's line buffers (lines[k] and
  * proj[k] hold 8 floats for the k-th agent or edge):
  *   agent: lines = {p: its relative position, kv: v_A - v_B},
- *          proj  = {(1/alpha, |p|^2 - R^2), (0, 0)}
+ *          proj  = {(1/alpha, c = |p|^2 - R^2), (0, 0)}; when overlapping
+ *          (c < 0) p is the unit direction to B and proj.direction.x the
+ *          closing speed (negative: separating) that leaves it in dt
  *   edge:  lines = {a, b relative to the agent}, proj = {e, (len, 0)} */
 
 #define GOLDEN_COS (-0.73736888f) /* cos and sin of the golden angle, 2.39996323 rad */
@@ -131,20 +138,22 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = s->agents[k].index;
         const agent_params *other = &w->prm[bi];
-        float share = 0.5f;
-        if (other->locked || !(other->mask & me->groups))
-            share = 1.0f;
-        else if (me->weight != other->weight)
-            share = me->weight / (me->weight + other->weight);
+        const float share = rvo__share(me, other);
         if (!(share > 1.0f / MAX_INV_ALPHA)) continue; /* this agent does not yield to B */
         const rvo_vec2 p = v2_sub(w->pos[bi], pos);
         const float R = r + other->radius;
-        const float c = v2_abs_sq(p) - R * R;
+        const float d_sq = v2_abs_sq(p);
+        const float c = d_sq - R * R;
         L[na].point = p;
         L[na].direction = v2_sub(va, w->vel[bi]);
         P[na].point = v2(1.0f / share, c);
         P[na].direction = v2(0.0f, 0.0f);
-        colliding |= c < 0.0f;
+        if (c < 0.0f) { /* overlapping: keep the way apart and the speed to leave within dt */
+            const float d = sqrtf(d_sq);
+            L[na].point = d > 0.0f ? v2_scale(1.0f / d, p) : rvo__split_direction(w->ids[i], w->ids[bi]);
+            P[na].direction = v2((R - d) / dt, 0.0f);
+            colliding = true;
+        }
         ++na;
     }
     /* Obstacle edges. */
@@ -173,7 +182,7 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     float cs = cosf(phi), sn = sinf(phi);
     const float inv_n = 1.0f / (float)samples;
 
-    float best1 = INFINITY, best2 = INFINITY; /* (exit steps, penalty) of the best */
+    float best1 = INFINITY, best2 = INFINITY; /* (overlap shortfall, penalty) of the best */
     rvo_vec2 best = v2(0.0f, 0.0f);
     bool have = false;
     /* No velocity in the disc is closer to pref than the clamped pref. */
@@ -202,18 +211,17 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
             const float rad = sqrtf(rad_sq);
             v = v2(rad * c0, rad * s0);
         }
-        const float dv = v2_abs(v2_sub(pref, v));
+        const float dv_sq = v2_abs_sq(v2_sub(pref, v));
 
-        /* Collision mode: steps to leave every overlap. */
+        /* Collision mode: how far v falls short of leaving every overlap
+         * within this step (its share of it, for agents) [m/s]. */
         float k1 = 0.0f;
         if (colliding) {
             for (int32_t k = 0; k < na && k1 <= best1; ++k) {
                 if (!(P[k].point.y < 0.0f)) continue;
                 const rvo_vec2 u = v2_add(v2_scale(P[k].point.x, v2_sub(v, va)), L[k].direction);
-                const float aa = v2_abs_sq(u), bb = v2_dot(u, L[k].point);
-                float steps = INFINITY;
-                if (aa > 0.0f) steps = ceilf((bb + sqrtf(bb * bb - aa * P[k].point.y)) / aa / dt);
-                if (steps > k1) k1 = steps;
+                const float short_by = v2_dot(u, L[k].point) + P[k].direction.x;
+                if (short_by > k1) k1 = short_by;
             }
             for (int32_t k = 0; k < nobst && k1 <= best1; ++k) {
                 if (!(s->obst[k].dist_sq < r * r)) continue;
@@ -221,15 +229,15 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
                 rvo_vec2 nrm;
                 rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point, P[na + k].direction.x, r, v,
                               &depth, &nrm);
-                const float away = v2_dot(v, nrm);
-                const float steps = away > 0.0f ? ceilf(depth / away / dt) : INFINITY;
-                if (steps > k1) k1 = steps;
+                const float short_by = depth / dt - v2_dot(v, nrm);
+                if (short_by > k1) k1 = short_by;
             }
             if (k1 > best1) continue;
         }
         /* The penalty, given up as soon as it cannot beat the best. */
         const float bound = (have && k1 == best1) ? best2 : INFINITY;
-        if (dv >= bound) continue;
+        if (dv_sq >= bound * bound) continue;
+        const float dv = sqrtf(dv_sq);
         float tc = INFINITY;
         float pen = dv;
         bool pruned = false;

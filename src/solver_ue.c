@@ -15,8 +15,16 @@
  *   - obstacle edges facing the agent block a velocity whose swept disc
  *     touches them within time_horizon_obst, and they are checked for the
  *     preferred velocity too (UE only tests nav edges once it must turn).
- * As in UE, neighbours behind (v_pref . p_B <= 0) or at the same spot are
- * ignored, and a weight-0 agent (share 0) ignores the others entirely.
+ *   - neighbours behind are kept (UE drops those with v_pref . p_B <= 0,
+ *     and then turns into them sideways);
+ *   - a second, plain cone per neighbour (apex v_B, cut off at dt) keeps the
+ *     chosen velocity from touching B within the step should B not take its
+ *     share (B may have stopped);
+ *   - boxed in, an agent that would be run into standing still backs away
+ *     (see below) instead of stopping.
+ * As in UE, neighbours at the same spot are ignored (the separation after
+ * integrate splits them), an agent with a zero preferred velocity stands
+ * still, and a weight-0 agent (share 0) ignores the others entirely.
  *
  * If the preferred velocity (clamped to max_speed) is outside every cone it
  * is kept. Otherwise 8 headings turned -23, +23, -40, +40, -55, +55, -85, +85
@@ -24,9 +32,11 @@
  * AvoidCones does (pulled back towards zero until outside every cone and
  * edge) and scored by UE's (c . v_pref) * |c|^2: forward progress weighted by
  * speed. The best strictly positive score wins, the earlier heading on a
- * tie; if none is positive the agent stops (velocity zero), as UE does. The
- * preferred direction itself is not shortened and tried: an agent that
- * cannot turn stops rather than crawling into a cone.
+ * tie (so two agents meeting head-on both turn right). If none is positive
+ * the agent stops, as UE does, unless standing still lies in some
+ * neighbour's plain cone (cut off at time_horizon): then it takes whichever
+ * of 12 headings (every 30 degrees, backwards first, at max_speed), each
+ * shortened as above, leaves it fastest; zero if none moves.
  */
 #include "rvo_internal.h"
 
@@ -65,7 +75,8 @@ int rvo_solver_from_name(const char *name) {
 /* Per-neighbour data, packed in the worker's line buffers:
  *   agent k: lines[k] = {p: B's relative position, apex},
  *            proj[k]  = {left leg, right leg} (unit; both zero when the
- *            discs overlap), R = r_A + r_B from s->agents[k].
+ *            discs overlap); s->agents[k] = {index: B, dist_sq: d^2 - R d
+ *            (0 when overlapping), id: 1 if the contact cone is needed}.
  *   edge k:  lines[na + k] = {a, b relative to the agent},
  *            proj[na + k]  = {unit direction, (length, 0)} */
 
@@ -92,12 +103,13 @@ static inline void clip_half(span *sp, rvo_vec2 n, float k, rvo_vec2 c, rvo_vec2
  * cone is convex): the cone beyond the chord through the tangent points of
  * the cut-off disc, joined with that disc. Empty when lo >= hi. Only
  * s in [0, smax] matter: a cone that range cannot reach comes back empty. */
-static span cone_span(const orca_line *L, const orca_line *P, float R, float inv_tau, rvo_vec2 c, float smax) {
+static span cone_span(const orca_line *L, const orca_line *P, float R, float near, float inv_tau, rvo_vec2 c,
+                      float smax) {
     const rvo_vec2 p = L->point, apex = L->direction, left = P->point, right = P->direction;
     const span none = {INFINITY, -INFINITY};
     span sp = {-INFINITY, INFINITY};
-    /* The cone lies where p . (v - apex) > (d^2 - R d) / tau (> 0), or > 0
-     * when overlapping; p . (s c - apex) is largest at s = 0 or smax. */
+    /* The cone lies where p . (v - apex) > near / tau, near = d^2 - R d > 0,
+     * or > 0 when overlapping; p . (s c - apex) is largest at s = 0 or smax. */
     const float pa = v2_dot(p, apex), pc = v2_dot(p, c) * smax;
     const float reach = (pc > 0.0f ? pc : 0.0f) - pa;
     if (left.x == 0.0f && left.y == 0.0f) { /* overlapping: every approach is blocked */
@@ -105,8 +117,8 @@ static span cone_span(const orca_line *L, const orca_line *P, float R, float inv
         clip_half(&sp, p, 0.0f, c, apex);
         return sp;
     }
+    if (!(reach > near * inv_tau)) return none;
     const float d_sq = v2_abs_sq(p);
-    if (!(reach > (d_sq - R * sqrtf(d_sq)) * inv_tau)) return none;
     clip_half(&sp, v2(-right.y, right.x), 0.0f, c, apex);
     clip_half(&sp, v2(left.y, -left.x), 0.0f, c, apex);
     clip_half(&sp, p, (d_sq - R * R) * inv_tau, c, apex);
@@ -149,18 +161,16 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
     rvo_vec2 *spans = x->s->spans; /* (lo, hi) */
     int32_t n = 0;
     for (int32_t k = 0; k < x->na; ++k) {
-        const int32_t bi = x->s->agents[k].index;
-        const float R = x->radius + x->w->prm[bi].radius;
-        span sp = cone_span(&L[k], &P[k], R, x->inv_tau, c, 1.0f);
+        const neighbor *nb = &x->s->agents[k];
+        const float R = x->radius + x->w->prm[nb->index].radius;
+        span sp = cone_span(&L[k], &P[k], R, nb->dist_sq, x->inv_tau, c, 1.0f);
         if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi) spans[n++] = v2(sp.lo, sp.hi);
         /* Contact: whatever B's share, no touching within this step should
          * B keep its velocity (B may have stopped, as agents here do when
          * boxed in, instead of taking its share). */
-        const orca_line plain = {L[k].point, x->w->vel[bi]};
-        if (plain.direction.x == L[k].direction.x && plain.direction.y == L[k].direction.y &&
-            x->inv_tau <= x->inv_dt)
-            continue; /* the cone above covers it */
-        sp = cone_span(&plain, &P[k], R, x->inv_dt, c, 1.0f);
+        if (!nb->id) continue; /* cannot happen, or the cone above covers it */
+        const orca_line plain = {L[k].point, x->w->vel[nb->index]};
+        sp = cone_span(&plain, &P[k], R, nb->dist_sq, x->inv_dt, c, 1.0f);
         if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi) spans[n++] = v2(sp.lo, sp.hi);
     }
     for (int32_t k = 0; k < x->nobst; ++k) {
@@ -191,9 +201,10 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
 static bool zero_threatened(const ue_ctx *x) {
     const orca_line *L = x->s->lines, *P = x->s->proj;
     for (int32_t k = 0; k < x->na; ++k) {
-        const int32_t bi = x->s->agents[k].index;
-        const orca_line plain = {L[k].point, x->w->vel[bi]};
-        const span sp = cone_span(&plain, &P[k], x->radius + x->w->prm[bi].radius, x->inv_tau, v2(0.0f, 0.0f), 1.0f);
+        const neighbor *nb = &x->s->agents[k];
+        const orca_line plain = {L[k].point, x->w->vel[nb->index]};
+        const span sp = cone_span(&plain, &P[k], x->radius + x->w->prm[nb->index].radius, nb->dist_sq, x->inv_tau,
+                                  v2(0.0f, 0.0f), 1.0f);
         if (sp.lo < sp.hi) return true;
     }
     return false;
@@ -221,31 +232,37 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
     const float tau_o = me->time_horizon_obst > dt ? me->time_horizon_obst : dt;
     orca_line *L = s->lines, *P = s->proj;
 
-    /* Cones of the neighbours ahead, compacted to the front of s->agents. */
+    /* Cones of the neighbours, compacted to the front of s->agents. */
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     int32_t na = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = s->agents[k].index;
         const agent_params *other = &w->prm[bi];
-        float share = 0.5f;
-        if (other->locked || !(other->mask & me->groups))
-            share = 1.0f;
-        else if (me->weight != other->weight)
-            share = me->weight / (me->weight + other->weight);
+        const float share = rvo__share(me, other);
         if (!(share > 0.0f)) continue; /* weight 0: leaves it all to B */
         const rvo_vec2 p = v2_sub(w->pos[bi], pos);
         const float d_sq = v2_abs_sq(p);
         if (!(d_sq > 0.0f)) continue; /* at the same spot: no direction to avoid */
         const float R = me->radius + other->radius;
         rvo_vec2 left = v2(0.0f, 0.0f), right = v2(0.0f, 0.0f);
+        float near = 0.0f;
         if (d_sq > R * R) {
-            const float leg = sqrtf(d_sq - R * R);
+            const float d = sqrtf(d_sq), leg = sqrtf(d_sq - R * R);
             left = v2_div(v2(p.x * leg - p.y * R, p.x * R + p.y * leg), d_sq);
             right = v2_div(v2(p.x * leg + p.y * R, -p.x * R + p.y * leg), d_sq);
+            near = d_sq - R * d;
         }
-        s->agents[na] = s->agents[k];
+        const rvo_vec2 apex = v2_add(va, v2_scale(share, v2_sub(w->vel[bi], va)));
+        /* The contact cone (free_scale) is needed unless the cone, cut off
+         * later (tau >= dt) at the same apex, holds it, or B cannot be
+         * reached within the step at all. */
+        const bool same = apex.x == w->vel[bi].x && apex.y == w->vel[bi].y;
+        const bool reach = sqrtf(d_sq) - R < dt * (vmax + v2_abs(w->vel[bi]));
+        s->agents[na].index = bi;
+        s->agents[na].dist_sq = near;
+        s->agents[na].id = !same && reach;
         L[na].point = p;
-        L[na].direction = v2_add(va, v2_scale(share, v2_sub(w->vel[bi], va)));
+        L[na].direction = apex;
         P[na].point = left;
         P[na].direction = right;
         ++na;

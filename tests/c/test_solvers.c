@@ -1,6 +1,7 @@
 /* The three solvers (orca, ue, rvo) on the same scenes: head-on pass,
  * 4-way crossing, a box obstacle, weights, locks, determinism over thread
- * counts, degenerate input, and the solver API's bad input. The worlds run
+ * counts, degenerate input; the sampling parameters; the solver API's bad
+ * input. The worlds run
  * in RVO2 compatibility mode, without the separation passes after
  * integrate, so the solvers alone must keep the gaps. */
 #include "check.h"
@@ -372,8 +373,38 @@ static void switch_back(void) {
     CHECK(h[0] == h[1]);
 }
 
+/* The sampling parameters matter: weight 0 ignores coming collisions (an
+ * overlap is still left), and fewer samples give other paths. */
+static void sampling_params(void) {
+    double gaps[3];
+    uint64_t hashes[3];
+    const int samples[3] = {250, 250, 16};
+    const float weights[3] = {1.0f, 0.0f, 1.0f};
+    for (int c = 0; c < 3; ++c) {
+        rvo_world *w = world(RVO_SOLVER_RVO, 1);
+        CHECK(rvo_world_set_sampling(w, samples[c], weights[c]) == RVO_OK);
+        rvo_agent_id ids[2] = {rvo_world_add_agent(w, -6, 0, NULL), rvo_world_add_agent(w, 6, 0.1f, NULL)};
+        const float goals[4] = {6, 0, -6, 0.1f};
+        gaps[c] = INFINITY;
+        for (int s = 0; s < 150; ++s) {
+            steer(w, ids, goals, 2);
+            rvo_world_step(w, 0);
+            const double g = min_gap(w, ids, 2);
+            if (g < gaps[c]) gaps[c] = g;
+        }
+        hashes[c] = hash_positions(w);
+        rvo_world_destroy(w);
+    }
+    printf("rvo  sampling: smallest gap %.3f (250 samples, w 1), %.3f (w 0), %.3f (16 samples)\n", gaps[0], gaps[1],
+           gaps[2]);
+    CHECK(gaps[0] > -0.05);
+    CHECK(gaps[1] < -0.2); /* no anticipation: they meet, then only push apart */
+    CHECK(hashes[2] != hashes[0]);
+}
+
 int main(void) {
     api();
+    sampling_params();
     switch_back();
     for (int k = 0; k < 3; ++k) {
         head_on(solvers[k]);
