@@ -162,13 +162,11 @@ RVO_API rvo_status rvo_world_solve(rvo_world *w, float dt);
 RVO_API rvo_status rvo_world_integrate(rvo_world *w, float dt);
 /* solve + integrate; dt == 0 means the world's time_step. */
 RVO_API rvo_status rvo_world_step(rvo_world *w, float dt);
-/* RVO2 compatibility. Off (the default for games), two additions keep
- * crowds from overlapping: contact lines, hard limits on how fast an agent
- * may close the gap to a neighbour it could touch within the step (kept
- * like obstacle lines when ORCA is infeasible), and after each integrate a
- * few passes that push overlapping agents apart by their responsibility
- * shares and out of obstacle clearance. On, agents move exactly as RVO2
- * moves them (the conformance tests use this). */
+/* RVO2 compatibility. Off (the default for games), each integrate ends
+ * with a few passes that push overlapping agents apart by their
+ * responsibility shares (locked agents stay put) and then out of obstacle
+ * clearance. On, agents move exactly as RVO2 moves them (the conformance
+ * tests use this). */
 RVO_API rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
 RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
 /* True between a solve and the next integrate. */

@@ -194,7 +194,10 @@ struct rvo_world {
     edge_grid egrid;
 
     float height_margin;
-    bool rvo2_compat;       /* no contact lines, no separation: exactly RVO2 */
+    bool rvo2_compat;       /* no separation pass: exactly RVO2 */
+    int32_t *sep_start;     /* separation candidates of each agent (CSR) */
+    int32_t *sep_cand;
+    int32_t sep_start_cap, sep_cand_cap;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool ever_solved;
 

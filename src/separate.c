@@ -42,51 +42,77 @@ static void push_from_edge(void *ctx, int32_t e) {
     c->p = v2_add(q, v2_scale(c->radius, n));
 }
 
+/* Moves agent i out of agent j by i's share of their overlap, into delta. */
+static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p, rvo_vec2 *delta) {
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    const float comb = me->radius + other->radius;
+    const rvo_vec2 d = v2_sub(p, w->pos[j]);
+    const float dist_sq = v2_abs_sq(d);
+    if (dist_sq >= comb * comb) return;
+    const float share = pair_share(me, other);
+    if (share == 0.0f) return;
+    const float dist = sqrtf(dist_sq);
+    /* same spot: split along a direction fixed by the ids */
+    const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
+    *delta = v2_add(*delta, v2_scale(share * (comb - dist), n));
+}
+
+/* Collects, for every agent, the agents near enough to touch it during the
+ * passes (within 1.25 times the radius sum, same floor), in CSR form. */
+static bool collect_candidates(rvo_world *w) {
+    const agent_grid *g = &w->grid;
+    int32_t cap = w->sep_start_cap;
+    if (!rvo__grow(w, (void **)&w->sep_start, &cap, w->count + 1, sizeof *w->sep_start)) return false;
+    w->sep_start_cap = cap;
+    int32_t n = 0;
+    for (int32_t i = 0; i < w->count; ++i) {
+        w->sep_start[i] = n;
+        const agent_params *me = &w->prm[i];
+        if (me->locked) continue;
+        const rvo_vec2 p = w->pos[i];
+        const float reach = 1.25f * (me->radius + g->max_radius);
+        const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
+        const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
+        const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
+        const int32_t cy1 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y + reach - g->oy) * g->inv_cell)));
+        for (int32_t cy = cy0; cy <= cy1; ++cy)
+            for (int32_t cx = cx0; cx <= cx1; ++cx) {
+                const int32_t c = cy * g->nx + cx;
+                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    const int32_t j = g->items[t];
+                    if (j == i) continue;
+                    const agent_params *other = &w->prm[j];
+                    const float near = 1.25f * (me->radius + other->radius);
+                    if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
+                    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
+                    if (pair_share(me, other) == 0.0f) continue;
+                    if (n == w->sep_cand_cap &&
+                        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, n + 1, sizeof *w->sep_cand))
+                        return false;
+                    w->sep_cand[n++] = j;
+                }
+            }
+    }
+    w->sep_start[w->count] = n;
+    return true;
+}
+
 bool rvo__separate(rvo_world *w) {
     if (w->rvo2_compat || w->count == 0) return true;
     if (!rvo__prepare(w)) return false; /* grid of the integrated positions */
-    const agent_grid *g = &w->grid;
+    if (!collect_candidates(w)) return false;
     scratch *s = &w->scratch[0];
     for (int32_t pass = 0; pass < RVO_SEPARATION_PASSES; ++pass) {
         bool moved = false;
         for (int32_t i = 0; i < w->count; ++i) {
             const agent_params *me = &w->prm[i];
+            if (me->locked) continue;
             const rvo_vec2 p = w->pos[i];
             rvo_vec2 delta = v2(0.0f, 0.0f);
-            if (!me->locked) {
-                const float reach = me->radius + g->max_radius;
-                const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
-                const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
-                const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
-                const int32_t cy1 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y + reach - g->oy) * g->inv_cell)));
-                for (int32_t cy = cy0; cy <= cy1; ++cy)
-                    for (int32_t cx = cx0; cx <= cx1; ++cx) {
-                        const int32_t c = cy * g->nx + cx;
-                        for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
-                            const int32_t j = g->items[t];
-                            if (j == i) continue;
-                            const agent_params *other = &w->prm[j];
-                            const float comb = me->radius + other->radius;
-                            const rvo_vec2 d = v2_sub(p, w->pos[j]);
-                            const float dist_sq = v2_abs_sq(d);
-                            if (dist_sq >= comb * comb) continue;
-                            if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
-                            const float share = pair_share(me, other);
-                            if (share == 0.0f) continue;
-                            const float dist = sqrtf(dist_sq);
-                            rvo_vec2 n;
-                            if (dist > 1e-6f * comb) {
-                                n = v2_scale(1.0f / dist, d);
-                            } else { /* same spot: split along a direction fixed by the ids */
-                                n = rvo__split_direction(w->ids[i], w->ids[j]);
-                            }
-                            delta = v2_add(delta, v2_scale(share * (comb - dist), n));
-                        }
-                    }
-            }
+            for (int32_t k = w->sep_start[i]; k < w->sep_start[i + 1]; ++k) push_from_agent(w, i, w->sep_cand[k], p, &delta);
             rvo_vec2 np = v2_add(p, delta);
             /* Obstacles win: back out of edge clearance. */
-            if (w->nverts > 0 && !me->locked) {
+            if (w->nverts > 0) {
                 push_ctx c = {w, np, me->radius, me->z, me->height};
                 const float r = me->radius;
                 rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);

@@ -300,6 +300,8 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->newvel, w->cap);
     FREE_ARRAY(w->prm, w->cap);
     FREE_ARRAY(w->ids, w->cap);
+    FREE_ARRAY(w->sep_start, w->sep_start_cap);
+    FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     rvo__slot_free(w, &w->agent_slots);
     rvo__agent_grid_free(w);
     rvo__obstacles_free(w);
