@@ -52,6 +52,23 @@ int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
     return q.n;
 }
 
+/* The obstacle edges near agent i, packed for the sampling solvers:
+ * L = {a, b} relative to the agent, P = {unit direction, (length, 0)}.
+ * Returns their count (nearest first). */
+int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P) {
+    const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
+    const rvo_vec2 pos = w->pos[i];
+    for (int32_t k = 0; k < nobst; ++k) {
+        const obst_vertex *o1 = &w->verts[s->obst[k].index], *o2 = &w->verts[o1->next];
+        const rvo_vec2 a = v2_sub(o1->point, pos), b = v2_sub(o2->point, pos);
+        L[k].point = a;
+        L[k].direction = b;
+        P[k].point = o1->unit_dir;
+        P[k].direction = v2(v2_abs(v2_sub(b, a)), 0.0f);
+    }
+    return nobst;
+}
+
 /* ---- linear programs (RVO2's linearProgram1/2/3) ----------------------------- */
 
 bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,

@@ -250,6 +250,7 @@ void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, fl
 /* orca.c */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
+int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P);
 /* linear programs (exposed for unit tests) */
 bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,
               rvo_vec2 *result);

@@ -157,16 +157,9 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
         ++na;
     }
     /* Obstacle edges. */
-    const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
-    for (int32_t k = 0; k < nobst; ++k) {
-        const obst_vertex *o1 = &w->verts[s->obst[k].index], *o2 = &w->verts[o1->next];
-        const rvo_vec2 a = v2_sub(o1->point, pos), b = v2_sub(o2->point, pos);
-        L[na + k].point = a;
-        L[na + k].direction = b;
-        P[na + k].point = o1->unit_dir;
-        P[na + k].direction = v2(v2_abs(v2_sub(b, a)), 0.0f);
+    const int32_t nobst = rvo__pack_obstacle_edges(w, i, s, L + na, P + na);
+    for (int32_t k = 0; k < nobst; ++k)
         if (s->obst[k].dist_sq < r * r) colliding = true;
-    }
 
     /* The preferred velocity within max_speed. */
     rvo_vec2 pv = pref;
