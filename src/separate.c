@@ -58,7 +58,7 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
 }
 
 /* Collects, for every agent, the agents near enough to touch it during the
- * passes (within 1.25 times the radius sum, same floor), in CSR form. */
+ * passes (within 1.6 times the radius sum, same floor), in CSR form. */
 static bool collect_candidates(rvo_world *w) {
     const agent_grid *g = &w->grid;
     int32_t cap = w->sep_start_cap;
@@ -70,7 +70,7 @@ static bool collect_candidates(rvo_world *w) {
         const agent_params *me = &w->prm[i];
         if (me->locked) continue;
         const rvo_vec2 p = w->pos[i];
-        const float reach = 1.25f * (me->radius + g->max_radius);
+        const float reach = 1.6f * (me->radius + g->max_radius);
         const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
         const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
         const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
@@ -82,7 +82,7 @@ static bool collect_candidates(rvo_world *w) {
                     const int32_t j = g->items[t];
                     if (j == i) continue;
                     const agent_params *other = &w->prm[j];
-                    const float near = 1.25f * (me->radius + other->radius);
+                    const float near = 1.6f * (me->radius + other->radius);
                     if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
                     if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
                     if (pair_share(me, other) == 0.0f) continue;
