@@ -515,29 +515,23 @@ function methods.step(self, dt)
     if st ~= 0 then core_fail(w, st, "step") end
 end
 
-function methods.solve(self, dt)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "solve") end
-    if dt == nil then
-        dt = C.rvo_world_time_step(w)
-    elseif type(dt) ~= "number" then
-        type_fail(1, "solve", "number", dt)
+-- solve and integrate: dt defaults to the world's time_step.
+local function phase_method(name, run)
+    methods[name] = function(self, dt)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if dt == nil then
+            dt = C.rvo_world_time_step(w)
+        elseif type(dt) ~= "number" then
+            type_fail(1, name, "number", dt)
+        end
+        local st = run(w, dt)
+        if st ~= 0 then core_fail(w, st, name) end
     end
-    local st = C.rvo_world_solve(w, dt)
-    if st ~= 0 then core_fail(w, st, "solve") end
 end
 
-function methods.integrate(self, dt)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "integrate") end
-    if dt == nil then
-        dt = C.rvo_world_time_step(w)
-    elseif type(dt) ~= "number" then
-        type_fail(1, "integrate", "number", dt)
-    end
-    local st = C.rvo_world_integrate(w, dt)
-    if st ~= 0 then core_fail(w, st, "integrate") end
-end
+phase_method("solve", C.rvo_world_solve)
+phase_method("integrate", C.rvo_world_integrate)
 
 function methods.is_solved(self)
     local w = getmetatable(self) == World and self._w

@@ -570,28 +570,26 @@ static int l_step(lua_State *L)
     return 0;
 }
 
-static int l_solve(lua_State *L)
+/* solve and integrate: dt defaults to the world's time_step. */
+static int run_phase(lua_State *L, const char *fn, rvo_status (*run)(rvo_world *, float))
 {
-    static const char fn[] = "solve";
     lworld *lw = check_world(L, fn);
     double dt = opt_num(L, 1, fn, (double)rvo_world_time_step(lw->w));
-    rvo_status st = rvo_world_solve(lw->w, (float)dt);
+    rvo_status st = run(lw->w, (float)dt);
     if (st != RVO_OK) {
         core_error(L, lw->w, st, fn, NULL, 0);
     }
     return 0;
 }
 
+static int l_solve(lua_State *L)
+{
+    return run_phase(L, "solve", rvo_world_solve);
+}
+
 static int l_integrate(lua_State *L)
 {
-    static const char fn[] = "integrate";
-    lworld *lw = check_world(L, fn);
-    double dt = opt_num(L, 1, fn, (double)rvo_world_time_step(lw->w));
-    rvo_status st = rvo_world_integrate(lw->w, (float)dt);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
+    return run_phase(L, "integrate", rvo_world_integrate);
 }
 
 static int l_is_solved(lua_State *L)
