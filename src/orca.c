@@ -404,11 +404,20 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     return nl;
 }
 
-rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
+/* Every ORCA line of agent i into s->lines, obstacle lines first (*num_obst
+ * of them); returns the count. The solve and the debug query
+ * (debug_lines.c) both build them here, so they cannot differ. */
+int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst) {
     const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
     const int32_t nol = obstacle_lines(w, i, s, nobst);
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
-    const int32_t nl = nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+    *num_obst = nol;
+    return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+}
+
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
+    int32_t nol;
+    const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 result;
     const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);

@@ -316,6 +316,21 @@ RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, 
  * (x2,y2) without touching an obstacle edge, 0 if not, negative on error. */
 RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
 
+/* ---- debug view (src/debug_lines.c) ------------------------------------ */
+
+/* The ORCA half-planes of agent id, built as the ORCA solver builds them,
+ * from the current state: between a solve and the next integrate they are
+ * the lines that solve used (for an unlocked agent of an ORCA world); at
+ * other times those the next solve would use. Line k is the 4 floats
+ * out[4k..4k+3] = point x, y, unit direction x, y, in velocity space [m/s];
+ * the allowed velocities lie on the left of the directed line (RVO2's
+ * convention). Obstacle lines come first; *num_obstacle (may be NULL) gets
+ * their count. dt [s] as given to solve (0 = the world's time_step; it
+ * matters only for agents that already overlap). Writes up to cap lines;
+ * returns the number of lines, or a negative rvo_status. */
+RVO_API int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
+                                           int32_t *num_obstacle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -249,6 +249,7 @@ void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, fl
 
 /* orca.c */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst);
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
 int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P);
 /* linear programs (exposed for unit tests) */

@@ -133,6 +133,9 @@ rvo_solver rvo_world_solver(const rvo_world *w);
 rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight);
 const char *rvo_solver_name(rvo_solver s);
 int rvo_solver_from_name(const char *name);
+/* debug view */
+int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
+                                   int32_t *num_obstacle);
 ]]
 end
 
@@ -1053,6 +1056,48 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask)
         agent = agent ~= 0 and tonumber(agent) or nil,
         obstacle = obstacle ~= 0 and tonumber(obstacle) or nil,
     }
+end
+
+---------------------------------------------------------------------------
+-- Debug view: the ORCA lines of one agent (as rvo_core.c's l_orca_lines).
+
+local ORCA_LINES_MAP = { [1] = 1, [2] = 2, [3] = 3, [4] = 3 } -- core: id, dt, out, cap
+local nobst_out = ffi.new("int32_t[1]")
+
+function methods.orca_lines(self, id, dt, buf)
+    local fn = "orca_lines"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if dt == nil then
+        dt = 0
+    elseif type(dt) ~= "number" then
+        type_fail(2, fn, "number", dt)
+    elseif dt <= 0 then
+        arg_fail(2, fn, "dt must be > 0") -- 0 means time_step only in C
+    end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(3, fn, "table", buf) end
+    id = to_id(id)
+    local cap = math.floor(fcap / 4)
+    if cap < 64 then
+        floats(4 * 64)
+        cap = math.floor(fcap / 4)
+    end
+    local n = C.rvo_world_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
+    if n > cap then
+        floats(4 * n)
+        cap = math.floor(fcap / 4)
+        n = C.rvo_world_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
+    end
+    if n < 0 then core_fail(w, n, fn, ORCA_LINES_MAP) end
+    local t = buf or {}
+    local b = fbuf
+    for i = 1, 4 * n do
+        t[i] = b[i - 1]
+    end
+    clear_tail(t, 4 * n + 1)
+    if buf == nil then return t, n, nobst_out[0] end
+    return n, nobst_out[0]
 end
 
 return {

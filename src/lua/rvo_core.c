@@ -1263,6 +1263,55 @@ static int l_line_of_sight(lua_State *L)
     return 1;
 }
 
+/* ---- debug view: ORCA lines of one agent -------------------------------- */
+
+/* orca_lines(id [, dt [, buf]]) -> lines, count, obstacle_count (or, with
+ * buf, count, obstacle_count); lines = {px, py, dx, dy, ...} */
+static int l_orca_lines(lua_State *L)
+{
+    static const char fn[] = "orca_lines";
+    static const signed char map[] = {1, 2, 3, 3};
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    double dt = 0;
+    int has_buf, t;
+    int32_t n, nobst = 0, k;
+    float *buf;
+    if (!lua_isnoneornil(L, 3)) {
+        dt = check_num(L, 2, fn);
+        if (dt <= 0) {
+            arg_error(L, 2, fn, "dt must be > 0"); /* 0 means time_step only in C */
+        }
+    }
+    has_buf = opt_table(L, 3, fn);
+    buf = floats(L, lw, 4 * 64);
+    n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+    if (n > (int32_t)(lw->fcap / 4)) {
+        buf = floats(L, lw, 4 * (size_t)n);
+        n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, map, 4);
+    }
+    if (has_buf) {
+        t = 3 + 1;
+    } else {
+        lua_createtable(L, 4 * n, 0);
+        t = lua_gettop(L);
+    }
+    for (k = 0; k < 4 * n; k++) {
+        lua_pushnumber(L, (lua_Number)buf[k]);
+        lua_seti(L, t, (lua_Integer)k + 1);
+    }
+    clear_tail(L, t, 4 * (lua_Integer)n + 1);
+    if (!has_buf) {
+        lua_pushvalue(L, t);
+    }
+    lua_pushinteger(L, n);
+    lua_pushinteger(L, nobst);
+    return has_buf ? 2 : 3;
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 static const luaL_Reg world_methods[] = {
@@ -1312,6 +1361,7 @@ static const luaL_Reg world_methods[] = {
     {"solver", l_solver},
     {"set_solver", l_set_solver},
     {"set_sampling", l_set_sampling},
+    {"orca_lines", l_orca_lines}, /* debug view */
     {NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
