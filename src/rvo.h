@@ -331,6 +331,41 @@ RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, 
 RVO_API int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
                                            int32_t *num_obstacle);
 
+/* ---- navmesh outline (feature: navmesh; src/nav/outline.c) --------------
+ * Turns the walkable area of a 2D polygon mesh (a navmesh seen from above)
+ * into closed loops ready for rvo_world_add_obstacle: each outer boundary
+ * clockwise (an enclosure that keeps agents inside), each hole
+ * counter-clockwise (a solid obstacle). Needs no world and no Recast. */
+
+/* Error report of calls that have no world to keep it in. */
+typedef struct rvo_error {
+    int32_t status;    /* an rvo_status; RVO_OK when nothing failed */
+    int32_t arg;       /* the argument that was wrong (1-based), 0 = none */
+    char message[160]; /* why ("coordinate 3 must be finite ..."), or "" */
+} rvo_error;
+
+typedef struct rvo_outline rvo_outline;
+
+/* xy: nverts points (x, y) [finite, |c| <= 1e9]; polys: npolys polygons of
+ * verts_per_poly [3..32] 0-based vertex indices each, a polygon with fewer
+ * vertices padded at its end with -1. Faces may wind either way; faces
+ * without area are skipped. epsilon [m] [Limit: >= 0, finite]: vertices
+ * closer than it are one vertex, a vertex within it of another face's edge
+ * splits that edge (T-junctions), and loop points within it of the line
+ * through their neighbours are dropped. Returns NULL on error (err, when
+ * not NULL, says why; RVO_ERR_DEGENERATE for an empty mesh, overlapping
+ * faces or a mesh without area). */
+RVO_API rvo_outline *rvo_outline_build(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys,
+                                       int32_t verts_per_poly, float epsilon, rvo_error *err);
+RVO_API void rvo_outline_destroy(rvo_outline *o); /* NULL is fine */
+RVO_API int32_t rvo_outline_loop_count(const rvo_outline *o);
+/* Points of loop i as x0,y0,x1,y1,... (*n pairs; not closed by a repeat),
+ * valid until the outline is destroyed; NULL if i is out of range. */
+RVO_API const float *rvo_outline_loop(const rvo_outline *o, int32_t i, int32_t *n);
+/* 1 when loop i is a hole (counter-clockwise), 0 when an outer boundary
+ * (clockwise), -1 if i is out of range. */
+RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
+
 #ifdef __cplusplus
 }
 #endif
