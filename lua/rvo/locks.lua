@@ -1,0 +1,206 @@
+--- rvo.locks — Unreal's avoidance lock timers (seed 000, UAvoidanceManager).
+--
+-- After every solve, an agent whose new velocity differs from its preferred
+-- one had to divert: it is locked to that new velocity for
+-- `after_avoid` seconds (default 0.2). An agent that kept its preferred
+-- velocity is locked for `after_clean` seconds (default 0.001, Unreal's
+-- value: with a frame longer than that it is free again at the next
+-- update). While locked, an agent keeps its velocity and the others treat it
+-- as a non-reciprocating moving obstacle (the core's world:lock), so a
+-- deviation is not re-decided every frame: less back-and-forth.
+--
+--   local locks = require("rvo.locks")
+--   local L = locks.new(world, { after_avoid = 0.2 })
+--   -- every frame:
+--   L:update(dt)         -- advance the timers, unlock the expired
+--   world:solve(dt)
+--   L:after_solve()      -- lock whoever diverted (or kept its course)
+--   world:integrate(dt)
+--   -- or all four at once: L:step(dt)
+--
+-- Every agent of the world is managed except those locked by someone else
+-- (world:lock outside this module): they are left alone. Talks to the world
+-- only through its public methods (ids, avoiding, new_velocity, lock,
+-- unlock, is_locked, is_valid, solve, integrate).
+
+local locks = {}
+
+local format, huge = string.format, math.huge
+
+-- Timers at or below this count as expired: 0.2 - 2 * 0.1 is not exactly 0.
+local EXPIRED = 1e-9
+
+local Locks = {}
+Locks.__index = Locks
+
+local function finite(v)
+    return type(v) == "number" and v == v and v > -huge and v < huge
+end
+
+local function is_world(v)
+    local t = type(v)
+    return (t == "table" or t == "userdata" or t == "cdata") and v.lock ~= nil
+end
+
+local function check_self(self, fname)
+    if getmetatable(self) ~= Locks then
+        error(format("bad argument #0 to '%s' (locks expected: call it as L:%s(...))", fname, fname), 3)
+    end
+end
+
+local KNOWN = { after_avoid = true, after_clean = true, tolerance = true, release_on_change = true }
+
+--- opts (all optional):
+--   after_avoid  seconds an agent that diverted keeps its new velocity (>= 0, default 0.2);
+--   after_clean  seconds an agent that kept its preferred velocity is locked (>= 0, default 0.001);
+--   tolerance    how far [m/s] the new velocity may differ from the preferred
+--                one and still count as clean (>= 0, default 1e-4);
+--   release_on_change  a lock ends early when the agent's preferred velocity
+--                moves farther than this [m/s] from what it was when the lock
+--                began: the script changed its mind (arrival, a new goal).
+--                Without it an agent locked on its last step overshoots its
+--                goal and circles back (> 0, default 0.5; math.huge: never,
+--                as Unreal).
+function locks.new(world, opts)
+    if not is_world(world) then
+        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
+    end
+    if opts ~= nil and type(opts) ~= "table" then
+        error(format("bad argument #2 to 'new' (options table expected, got %s)", type(opts)), 2)
+    end
+    opts = opts or {}
+    local unknown = {}
+    for k in pairs(opts) do
+        if not KNOWN[k] then unknown[#unknown + 1] = tostring(k) end
+    end
+    if #unknown > 0 then
+        table.sort(unknown)
+        error(format("bad argument #2 to 'new' (unknown option '%s')", unknown[1]), 2)
+    end
+    local self = setmetatable({ world = world, timer = {}, pref = {}, idbuf = {}, avbuf = {} }, Locks)
+    for _, k in ipairs { "after_avoid", "after_clean", "tolerance" } do
+        local v = opts[k]
+        if v == nil then
+            v = (k == "after_avoid" and 0.2) or (k == "after_clean" and 0.001) or 1e-4
+        end
+        if not (finite(v) and v >= 0) then
+            error(format("bad argument #2 to 'new' (%s must be a finite number >= 0, got %s)", k, tostring(v)), 2)
+        end
+        self[k] = v
+    end
+    local r = opts.release_on_change
+    if r == nil then r = 0.5 end
+    if not (type(r) == "number" and r > 0) then -- (math.huge allowed)
+        error(format("bad argument #2 to 'new' (release_on_change must be a number > 0, got %s)", tostring(r)), 2)
+    end
+    self.release_on_change = r
+    return self
+end
+
+-- Ids with a running timer, in id order (the order of unlocks).
+function Locks:_timed()
+    local out = {}
+    for id in pairs(self.timer) do out[#out + 1] = id end
+    table.sort(out)
+    return out
+end
+
+--- Advances every timer by dt seconds and unlocks the agents whose timer
+-- ran out, or whose preferred velocity changed by more than
+-- release_on_change since they were locked (so call it after setting this
+-- frame's preferred velocities). Agents removed from the world are forgotten.
+function Locks:update(dt)
+    check_self(self, "update")
+    if not (finite(dt) and dt >= 0) then
+        error(format("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)", tostring(dt)), 2)
+    end
+    local world, timer, pref = self.world, self.timer, self.pref
+    local limit = self.release_on_change
+    local limit_sq = limit * limit
+    for _, id in ipairs(self:_timed()) do
+        if not world:is_valid(id) then
+            timer[id], pref[id] = nil, nil
+        else
+            local left = timer[id] - dt
+            local changed = false
+            if limit < huge then
+                local px, py = world:pref_velocity(id)
+                local p = pref[id]
+                changed = (px - p[1]) ^ 2 + (py - p[2]) ^ 2 > limit_sq
+            end
+            if left <= EXPIRED or changed then
+                timer[id], pref[id] = nil, nil
+                world:unlock(id)
+            else
+                timer[id] = left
+            end
+        end
+    end
+end
+
+--- Call between world:solve and world:integrate: locks every unlocked
+-- agent to its new velocity, for after_avoid if it diverted from its
+-- preferred velocity, else for after_clean. Returns the number of agents
+-- locked for avoiding.
+function Locks:after_solve()
+    check_self(self, "after_solve")
+    local world = self.world
+    if not world:is_solved() then
+        error("bad argument #0 to 'after_solve' (call it between world:solve and world:integrate)", 2)
+    end
+    local avoiding = {}
+    local list, n = world:avoiding(self.tolerance, self.avbuf)
+    if type(list) == "number" then list, n = self.avbuf, list end
+    for i = 1, n do avoiding[list[i]] = true end
+    local ids, count = world:ids(self.idbuf)
+    if type(ids) == "number" then ids, count = self.idbuf, ids end
+    local locked = 0
+    for i = 1, count do
+        local id = ids[i]
+        -- (world:avoiding skips locked agents, so the check below suffices)
+        if not world:is_locked(id) then
+            local t = avoiding[id] and self.after_avoid or self.after_clean
+            if t > EXPIRED then
+                world:lock(id, world:new_velocity(id))
+                self.timer[id] = t
+                self.pref[id] = { world:pref_velocity(id) }
+                if avoiding[id] then locked = locked + 1 end
+            end
+        end
+    end
+    return locked
+end
+
+--- update(dt), world:solve(dt), after_solve(), world:integrate(dt).
+function Locks:step(dt)
+    check_self(self, "step")
+    dt = dt == nil and self.world:time_step() or dt
+    self:update(dt)
+    self.world:solve(dt)
+    self:after_solve()
+    self.world:integrate(dt)
+end
+
+--- Seconds left on the agent's lock (0 when this module does not lock it).
+function Locks:time_left(id)
+    check_self(self, "time_left")
+    return self.timer[id] or 0
+end
+
+--- Unlocks an agent now (if this module locked it).
+function Locks:release(id)
+    check_self(self, "release")
+    if self.timer[id] then
+        self.timer[id], self.pref[id] = nil, nil
+        if self.world:is_valid(id) then self.world:unlock(id) end
+    end
+end
+
+--- Unlocks every agent this module locked.
+function Locks:release_all()
+    check_self(self, "release_all")
+    for _, id in ipairs(self:_timed()) do self:release(id) end
+end
+
+locks.Locks = Locks
+return locks
