@@ -9,3 +9,6 @@ files["tests/**/*_spec.lua"] = { std = "+busted" }
 files["tests/lua/**/*.lua"] = { std = "+busted" }
 
 exclude_files = { "build*/**", "out/**", ".git/**" }
+
+-- The LÖVE demo (issue 9): LÖVE's callbacks live in the global `love`.
+files["examples/love/**/*.lua"] = { globals = { "love" } }

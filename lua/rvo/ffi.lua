@@ -7,7 +7,8 @@
 -- type() per argument, out-parameters allocated once per module.
 --
 -- The library is found in this order: $RVO_LIB, package.searchpath("librvo",
--- package.cpath), then ffi.load("rvo") (the system's librvo.so).
+-- package.cpath), the installed copy named by rvo.libpath (written by
+-- `meson install`), then ffi.load("rvo") (the system's librvo.so).
 
 local ffi = require("ffi")
 
@@ -147,6 +148,14 @@ local function load_library()
     path = package.searchpath and package.searchpath("librvo", package.cpath)
     if path then
         return ffi.load(path)
+    end
+    -- An installed copy: `meson install` writes rvo/libpath.lua beside us.
+    local found, paths = pcall(require, "rvo.libpath")
+    if found and type(paths) == "table" then
+        for i = 1, #paths do
+            local ok, lib = pcall(ffi.load, paths[i])
+            if ok then return lib end
+        end
     end
     return ffi.load("rvo")
 end
