@@ -1,0 +1,155 @@
+-- rvo.render (trace files, still and animated SVG) and scripts/render.
+local rvo = require("rvo")
+local trace = require("rvo.trace")
+local render = require("rvo.render")
+
+local function tmpname()
+    local n = os.tmpname()
+    os.remove(n)
+    return n
+end
+
+local function count(s, pattern)
+    local n = 0
+    for _ in s:gmatch(pattern) do n = n + 1 end
+    return n
+end
+
+-- Four agents crossing a block; one joins at record 6, one leaves after 10.
+local function recorded()
+    local w = rvo.new_world { time_step = 0.25, radius = 0.5, max_speed = 2 }
+    local block = { -1, -1, 1, -1, 1, 1, -1, 1 }
+    w:add_obstacle(block)
+    local ids = {}
+    for i, p in ipairs { { -8, 0.2 }, { 8, -0.2 }, { 0.3, 8 }, { -0.3, -8 } } do
+        ids[i] = w:add_agent(p[1], p[2], { pvx = -p[1] / 4, pvy = -p[2] / 4, radius = 0.4 + 0.1 * i })
+    end
+    local tr = trace.new(w)
+    local late, gone
+    for step = 1, 20 do
+        if step == 5 then late = w:add_agent(5, 5, { pvx = -1 }) end
+        if step == 10 then w:remove_agent(ids[4]); gone = ids[4] end
+        w:step()
+        tr:record()
+    end
+    return w, tr, block, late, gone
+end
+
+describe("rvo.render", function()
+    it("saves and loads a trace bit for bit", function()
+        local w, tr, block, late, gone = recorded()
+        local file = tmpname()
+        local radius = { [late] = 0.5 }
+        for _, p in ipairs(tr:paths()) do
+            radius[p.id] = radius[p.id] or (w:is_valid(p.id) and w:radius(p.id) or 0.7)
+        end
+        assert.is_true(render.save(tr, file, { dt = 0.25, obstacles = { { pts = block } },
+            radius = function(id) return radius[id] end }))
+        local run = assert(render.load(file))
+        os.remove(file)
+        assert.are.equal(0.25, run.dt)
+        assert.are.equal(tr:count(), run.records)
+        assert.are.same({ { closed = true, pts = block } }, run.obstacles)
+        local paths = tr:paths()
+        assert.are.equal(#paths, #run.agents)
+        for i, p in ipairs(paths) do
+            local a = run.agents[i]
+            assert.are.equal(p.id, a.id)
+            assert.are.equal(p.first, a.first)
+            assert.are.equal(radius[p.id], a.radius)
+            assert.are.same(p.points, a.points) -- exact doubles
+        end
+        assert.is_true(run.agents[5].first > 1)                      -- the late one
+        assert.is_true(#run.agents[4].points / 2 < run.records)      -- the removed one
+        assert.are.equal(gone, run.agents[4].id)
+    end)
+
+    it("draws a still and an animated picture", function()
+        local _, tr = recorded()
+        local file = tmpname()
+        assert(render.save(tr, file, { obstacles = { { pts = { 0, 3, 2, 3 }, closed = false } } }))
+        local run = assert(render.load(file))
+        os.remove(file)
+        local still = render.svg(run, { title = "t" }):tostring()
+        assert.are.equal(#run.agents, count(still, "<circle "))
+        assert.are.equal(1, count(still, "<polyline "))
+        local anim = render.animated_svg(run, { frames = 8, duration = 4 }):tostring()
+        assert.are.equal(#run.agents, count(anim, '<animate attributeName="cx"'))
+        assert.are.equal(2 * #run.agents, count(anim, 'dur="4s" repeatCount="indefinite" values=')) -- cx, cy
+        -- 8 frames: 8 values per animation
+        local values = anim:match('attributeName="cx"[^>]- values="([^"]*)"')
+        assert.are.equal(8, count(values, "[^;]+"))
+        -- the late and the removed agent blink in and out; the others do not
+        assert.are.equal(2, count(anim, 'attributeName="opacity"'))
+    end)
+
+    it("gives the same bytes on every run (and runtime)", function()
+        local _, tr = recorded()
+        local f1, f2 = tmpname(), tmpname()
+        assert(render.save(tr, f1, { dt = 0.25 }))
+        assert(render.save(tr, f2, { dt = 0.25 }))
+        local a = assert(io.open(f1, "rb")):read("*a")
+        local b = assert(io.open(f2, "rb")):read("*a")
+        os.remove(f1); os.remove(f2)
+        assert.are.equal(a, b)
+        local run = assert(render.parse(a))
+        assert.are.equal(render.animated_svg(run):tostring(), render.animated_svg(run):tostring())
+    end)
+
+    it("rejects bad files with the line at fault", function()
+        local cases = {
+            { "", "not an rvo trace" },
+            { "rvo-trace 2\n", "trace version 2 is not supported" },
+            { "rvo-trace 1\nagent 1 1 0.5 0 nan\n", "line 2: 'nan' is not a finite number" },
+            { "rvo-trace 1\nagent 1 1 0 0 0\n", "line 2: agent needs" },
+            { "rvo-trace 1\nagent 1 0 0.5 0 0\n", "line 2: agent needs" },
+            { "rvo-trace 1\nobstacle 2 0 0 1 1\n", "line 2: obstacle needs" },
+            { "rvo-trace 1\nobstacle 1 0 0\n", "line 2: obstacle needs" },
+            { "rvo-trace 1\nrecords 1\nagent 1 1 0.5 0 0 1 1\n", "more than the 1 the trace declares" },
+            { "rvo-trace 1\nwhat 1\n", "line 2: unknown item 'what'" },
+        }
+        for _, c in ipairs(cases) do
+            local run, err = render.parse(c[1])
+            assert.is_nil(run)
+            assert.is_truthy(err:find(c[2], 1, true), err)
+        end
+        local run, err = render.load("/nonexistent/x.trace")
+        assert.is_nil(run)
+        assert.is_string(err)
+    end)
+
+    it("rejects bad arguments", function()
+        local _, tr = recorded()
+        assert.has_error(function() render.save({}, "x") end, "bad argument #1 to 'save' (trace expected, got table)")
+        assert.has_error(function() render.save(tr, 5) end, "bad argument #2 to 'save' (string expected, got number)")
+        assert.has_error(function() render.save(tr, "x", { dt = -1 }) end,
+            "bad argument #3 to 'save' (dt must be a finite number >= 0)")
+        assert.has_error(function() render.save(tr, "x", { obstacles = { { pts = { 0, 0, 1 } } } }) end,
+            "bad argument #3 to 'save' (obstacle 1 needs an even number (>= 4) of coordinates)")
+        assert.has_error(function() render.svg(nil) end, "bad argument #1 to 'svg' (run expected: see render.load)")
+        local run = assert(render.parse("rvo-trace 1\nagent 1 1 0.5 0 0 1 1\n"))
+        assert.has_error(function() render.animated_svg(run, { duration = 0 }) end,
+            "bad argument #2 to 'animated_svg' (duration must be a finite number > 0)")
+        assert.has_error(function() render.animated_svg(run, { frames = 1.5 }) end,
+            "bad argument #2 to 'animated_svg' (frames must be an integer >= 2)")
+    end)
+
+    it("scripts/render turns a trace file into an SVG", function()
+        local _, tr = recorded()
+        local file, out = tmpname(), tmpname()
+        assert(render.save(tr, file, { dt = 0.25 }))
+        local p = io.popen("scripts/render --animate --title demo " .. file .. " " .. out .. " 2>&1")
+        local said = p:read("*a")
+        p:close()
+        assert.is_truthy(said:find("animated", 1, true), said)
+        local svg = assert(io.open(out, "rb")):read("*a")
+        assert.is_truthy(svg:find("<animate", 1, true))
+        assert.is_truthy(svg:find(">demo</text>", 1, true))
+        p = io.popen("scripts/render " .. file .. " 2>&1; echo status=$?")
+        said = p:read("*a")
+        p:close()
+        assert.is_truthy(said:find("usage:", 1, true))
+        assert.is_truthy(said:find("status=2", 1, true))
+        os.remove(file); os.remove(out)
+    end)
+end)
