@@ -25,6 +25,8 @@ local METHODS = {
     "set_sampling", "set_solver", "solver",
     -- avoidance quality mode
     "rvo2_compat", "set_rvo2_compat",
+    -- debug view (orca_lines_spec)
+    "orca_lines",
 }
 
 describe("rvo module", function()

@@ -1,0 +1,567 @@
+---@meta rvo
+-- LuaLS (lua-language-server) definitions of require("rvo"): completion,
+-- hover docs and type checks in editors. Add this folder to
+-- `workspace.library` (e.g. in .luarc.json: {"workspace.library": ["<rvo>/docs"]}).
+-- tests/lua/meta_spec.lua checks that every method a world has is declared here.
+-- Units: metres, seconds, m/s. Ids are integers below 2^53.
+
+---@alias rvo.AgentId integer
+---@alias rvo.ObstacleId integer
+---@alias rvo.SolverName "orca"|"ue"|"rvo"
+
+---Per-agent parameters; every field is optional (the world's defaults fill the rest).
+---@class rvo.AgentDef
+---@field radius? number body radius [m] (> 0, default 0.5)
+---@field max_speed? number speed limit [m/s] (>= 0, default 2)
+---@field neighbor_dist? number agents farther away are ignored [m] (>= 0, default 10)
+---@field max_neighbors? integer nearest agents considered (0..1024, default 10)
+---@field time_horizon? number look-ahead against agents [s] (> 0, default 2)
+---@field time_horizon_obst? number look-ahead against obstacles [s] (> 0, default 2)
+---@field vx? number initial velocity x [m/s]
+---@field vy? number initial velocity y [m/s]
+---@field pvx? number initial preferred velocity x [m/s]
+---@field pvy? number initial preferred velocity y [m/s]
+---@field weight? number share of each avoidance it takes (0..1, default 0.5)
+---@field groups? integer groups it belongs to (bits, default 1)
+---@field mask? integer groups it avoids (bits, default 0xffffffff)
+---@field z? number bottom of its vertical extent [m] (default 0)
+---@field height? number vertical extent [m] (> 0, default math.huge: no height check)
+
+---World parameters: the agent fields are the defaults of new agents.
+---@class rvo.WorldDef: rvo.AgentDef
+---@field time_step? number dt of world:step() without an argument [s] (> 0, default 1/60)
+---@field threads? integer worker threads of the solve (1..64, default 1)
+---@field seed? integer seed of the world's random state (0..2^53, default 1)
+---@field height_margin? number extra vertical slack when comparing extents [m] (>= 0, default 0)
+---@field solver? rvo.SolverName default "orca"
+---@field rvo2_compat? boolean true: move exactly as RVO2 (no overlap resolution), default false
+
+---@class rvo.ObstacleOptions
+---@field closed? boolean false: an open polyline blocking from both sides (default true: a polygon)
+
+---The nearest hit of world:ray_cast.
+---@class rvo.RayHit
+---@field distance number along the ray [m]
+---@field x number centre of the swept disc at the hit
+---@field y number
+---@field nx number unit normal pointing back towards the ray
+---@field ny number
+---@field agent? rvo.AgentId the agent hit, or nil
+---@field obstacle? rvo.ObstacleId the obstacle hit, or nil
+
+---@class rvo
+---@field version string version of the C core, e.g. "0.1.0"
+---@field backend "core"|"ffi" which binding is underneath: the Lua 5.4 C module or the LuaJIT FFI
+local rvo = {}
+
+---Creates a world. Raises `bad argument #1 to 'new_world' (...)` on a bad field.
+---@param def? rvo.WorldDef
+---@return rvo.World
+function rvo.new_world(def) end
+
+---True when v is a world of either backend.
+---@param v any
+---@return boolean
+function rvo.is_world(v) end
+
+---Rebuilds a world saved with world:save(); it continues bit-identically.
+---@param snapshot string
+---@return rvo.World
+function rvo.load(snapshot) end
+
+---A crowd simulation. Every method raises a clear error on bad input and
+---leaves the world as it was.
+---@class rvo.World
+local World = {}
+
+-- Lifetime --------------------------------------------------------------
+
+---Frees the world now (also done by the garbage collector, or `<close>`).
+function World:destroy() end
+
+---@return boolean
+function World:is_destroyed() end
+
+---The whole world as a string (agents, obstacles, id pools, settings, phase).
+---@return string
+function World:save() end
+
+-- Stepping ---------------------------------------------------------------
+
+---solve(dt) then integrate(dt).
+---@param dt? number [s] (> 0; default the world's time_step)
+function World:step(dt) end
+
+---Computes every agent's new velocity from a frozen snapshot of the world.
+---@param dt? number [s] (> 0; default time_step)
+function World:solve(dt) end
+
+---Velocity = new velocity (clamped to max_speed), position += velocity * dt.
+---An error unless a solve came before.
+---@param dt? number [s] (> 0; default time_step)
+function World:integrate(dt) end
+
+---True between a solve and the next integrate.
+---@return boolean
+function World:is_solved() end
+
+---@return number dt [s]
+function World:time_step() end
+
+---@param dt number [s] (> 0)
+function World:set_time_step(dt) end
+
+---@return rvo.SolverName
+function World:solver() end
+
+---Applies from the next solve.
+---@param name rvo.SolverName
+function World:set_solver(name) end
+
+---Sampling RVO ("rvo" solver) knobs.
+---@param samples integer candidate velocities (1..4096, default 250)
+---@param penalty_weight number w of the penalty w / tc + |v_pref - v| [m] (>= 0, default 1)
+function World:set_sampling(samples, penalty_weight) end
+
+---@return boolean
+function World:rvo2_compat() end
+
+---@param on boolean true: move exactly as RVO2 (no overlap resolution)
+function World:set_rvo2_compat(on) end
+
+---@param margin number [m] (>= 0)
+function World:set_height_margin(margin) end
+
+-- Agents -----------------------------------------------------------------
+
+---Adds an agent at (x, y); def overrides the world's defaults.
+---@param x number
+---@param y number
+---@param def? rvo.AgentDef
+---@return rvo.AgentId
+function World:add_agent(x, y, def) end
+
+---An error for an unknown or removed id.
+---@param id rvo.AgentId
+function World:remove_agent(id) end
+
+---True when id is a live agent of this world.
+---@param id rvo.AgentId
+---@return boolean
+function World:is_valid(id) end
+
+---Same as is_valid.
+---@param id rvo.AgentId
+---@return boolean
+function World:agent_valid(id) end
+
+---@return integer
+function World:agent_count() end
+
+---@param id rvo.AgentId
+---@return number x, number y
+function World:position(id) end
+
+---Teleports the agent.
+---@param id rvo.AgentId
+---@param x number
+---@param y number
+function World:set_position(id, x, y) end
+
+---@param id rvo.AgentId
+---@return number vx, number vy
+function World:velocity(id) end
+
+---@param id rvo.AgentId
+---@param vx number
+---@param vy number
+function World:set_velocity(id, vx, vy) end
+
+---Where the agent wants to go [m/s].
+---@param id rvo.AgentId
+---@return number vx, number vy
+function World:pref_velocity(id) end
+
+---@param id rvo.AgentId
+---@param vx number
+---@param vy number
+function World:set_pref_velocity(id, vx, vy) end
+
+---The velocity the last solve chose (only between solve and integrate).
+---@param id rvo.AgentId
+---@return number vx, number vy
+function World:new_velocity(id) end
+
+---Post-processing between solve and integrate; scaled down to max_speed.
+---@param id rvo.AgentId
+---@param vx number
+---@param vy number
+function World:set_new_velocity(id, vx, vy) end
+
+-- Per-agent parameters (a getter and a setter each) ------------------------
+
+---@param id rvo.AgentId
+---@return number radius [m]
+function World:radius(id) end
+---@param id rvo.AgentId
+---@param radius number [m] (> 0)
+function World:set_radius(id, radius) end
+
+---@param id rvo.AgentId
+---@return number max_speed [m/s]
+function World:max_speed(id) end
+---@param id rvo.AgentId
+---@param max_speed number [m/s] (>= 0)
+function World:set_max_speed(id, max_speed) end
+
+---@param id rvo.AgentId
+---@return number neighbor_dist [m]
+function World:neighbor_dist(id) end
+---@param id rvo.AgentId
+---@param neighbor_dist number [m] (>= 0)
+function World:set_neighbor_dist(id, neighbor_dist) end
+
+---@param id rvo.AgentId
+---@return integer max_neighbors
+function World:max_neighbors(id) end
+---@param id rvo.AgentId
+---@param max_neighbors integer (0..1024)
+function World:set_max_neighbors(id, max_neighbors) end
+
+---@param id rvo.AgentId
+---@return number time_horizon [s]
+function World:time_horizon(id) end
+---@param id rvo.AgentId
+---@param time_horizon number [s] (> 0)
+function World:set_time_horizon(id, time_horizon) end
+
+---@param id rvo.AgentId
+---@return number time_horizon_obst [s]
+function World:time_horizon_obst(id) end
+---@param id rvo.AgentId
+---@param time_horizon_obst number [s] (> 0)
+function World:set_time_horizon_obst(id, time_horizon_obst) end
+
+---@param id rvo.AgentId
+---@return number weight (0..1)
+function World:weight(id) end
+---Share of each avoidance this agent takes: 0 never yields, 1 takes it all.
+---@param id rvo.AgentId
+---@param weight number (0..1)
+function World:set_weight(id, weight) end
+
+---@param id rvo.AgentId
+---@return integer groups bits
+function World:groups(id) end
+---@param id rvo.AgentId
+---@param groups integer bits it belongs to (0..2^32-1)
+function World:set_groups(id, groups) end
+
+---@param id rvo.AgentId
+---@return integer mask bits
+function World:mask(id) end
+---A avoids B iff A.mask & B.groups ~= 0.
+---@param id rvo.AgentId
+---@param mask integer bits it avoids (0..2^32-1)
+function World:set_mask(id, mask) end
+
+---@param id rvo.AgentId
+---@return number z [m]
+function World:z(id) end
+---@param id rvo.AgentId
+---@param z number bottom of its vertical extent [m]
+function World:set_z(id, z) end
+
+---@param id rvo.AgentId
+---@return number height [m]
+function World:height(id) end
+---@param id rvo.AgentId
+---@param height number vertical extent [m] (> 0, math.huge = no height check)
+function World:set_height(id, height) end
+
+-- Game semantics ----------------------------------------------------------
+
+---Moves at exactly (vx, vy); others avoid it as a moving obstacle.
+---@param id rvo.AgentId
+---@param vx number
+---@param vy number
+function World:lock(id, vx, vy) end
+
+---@param id rvo.AgentId
+function World:unlock(id) end
+
+---@param id rvo.AgentId
+---@return boolean
+function World:is_locked(id) end
+
+---Agents whose last solved velocity differs from their preferred one by more
+---than tolerance, in agent order, locked agents excluded. Without buf:
+---the list and its count; with buf: fills it and returns the count.
+---@param tolerance? number [m/s] (default 1e-4)
+---@param buf? rvo.AgentId[]
+---@return rvo.AgentId[]|integer list_or_count
+---@return integer? count
+function World:avoiding(tolerance, buf) end
+
+-- Bulk access, in the world's agent order (world:ids()) ------------------------
+
+---All agent ids. Without buf: the list and its count; with buf: the count.
+---@param buf? rvo.AgentId[]
+---@return rvo.AgentId[]|integer ids_or_count
+---@return integer? count
+function World:ids(buf) end
+
+---Fills {x1, y1, x2, y2, ...}. Without buf: the table and the agent count; with buf: the count.
+---@param buf? number[]
+---@return number[]|integer xy_or_count
+---@return integer? count
+function World:positions(buf) end
+
+---@param buf? number[]
+---@return number[]|integer xy_or_count
+---@return integer? count
+function World:velocities(buf) end
+
+---The velocities of the last solve (between solve and integrate).
+---@param buf? number[]
+---@return number[]|integer xy_or_count
+---@return integer? count
+function World:new_velocities(buf) end
+
+---One pair per agent, in agent order.
+---@param xy number[]
+function World:set_pref_velocities(xy) end
+
+---One pair per agent (between solve and integrate).
+---@param xy number[]
+function World:set_new_velocities(xy) end
+
+-- Obstacles ------------------------------------------------------------------
+
+---A closed polygon (counter-clockwise: solid; clockwise: an enclosure) or,
+---with closed = false, an open polyline.
+---@param xy number[] {x1, y1, x2, y2, ...}
+---@param opts? rvo.ObstacleOptions
+---@return rvo.ObstacleId
+function World:add_obstacle(xy, opts) end
+
+---@param id rvo.ObstacleId
+function World:remove_obstacle(id) end
+
+---@param id rvo.ObstacleId
+---@return boolean
+function World:obstacle_valid(id) end
+
+---@return integer
+function World:obstacle_count() end
+
+---Vertical range of an obstacle [m] (zmin <= zmax; default -inf..inf).
+---@param id rvo.ObstacleId
+---@param zmin number
+---@param zmax number
+function World:set_obstacle_z_range(id, zmin, zmax) end
+
+-- Queries --------------------------------------------------------------------
+
+---The agents id avoids, nearest first (ties by id).
+---@param id rvo.AgentId
+---@param buf? rvo.AgentId[]
+---@return rvo.AgentId[]|integer list_or_count
+---@return integer? count
+function World:neighbors(id, buf) end
+
+---Agents whose centres lie within r of (x, y), nearest first.
+---@param x number
+---@param y number
+---@param r number [m] (>= 0)
+---@param buf? rvo.AgentId[]
+---@return rvo.AgentId[]|integer list_or_count
+---@return integer? count
+function World:query_radius(x, y, r, buf) end
+
+---Whether a disc of radius clearance sweeps from (x1, y1) to (x2, y2)
+---without touching an obstacle.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param clearance? number [m] (default 0)
+---@return boolean
+function World:line_of_sight(x1, y1, x2, y2, clearance) end
+
+---Sweeps a disc from (x, y) along (dx, dy) up to max_dist; nil when nothing is hit.
+---@param x number
+---@param y number
+---@param dx number
+---@param dy number
+---@param max_dist number [m]
+---@param clearance? number [m] (default 0)
+---@param mask? integer agents of these groups block (default 0xffffffff; 0: obstacles only)
+---@return rvo.RayHit?
+function World:ray_cast(x, y, dx, dy, max_dist, clearance, mask) end
+
+---Debug view: the ORCA half-planes of one agent, as the solve builds them
+---(between solve and integrate: the ones that solve used). Line k is
+---lines[4k+1..4k+4] = point x, y, unit direction x, y in velocity space;
+---allowed velocities lie left of the directed line. Obstacle lines first.
+---Without buf: lines, count, obstacle_count; with buf: count, obstacle_count.
+---@param id rvo.AgentId
+---@param dt? number [s] (> 0; default time_step; matters only for overlapping agents)
+---@param buf? number[]
+---@return number[]|integer lines_or_count
+---@return integer count_or_obstacle_count
+---@return integer? obstacle_count
+function World:orca_lines(id, dt, buf) end
+
+-- Pure Lua modules -----------------------------------------------------------
+
+---@class rvo.Trace
+local Trace = {}
+
+---@class rvo.trace
+local trace = {}
+
+---Starts recording a world's paths (records the current positions unless opts.record_now == false).
+---@param world rvo.World
+---@param opts? {every?: integer, record_now?: boolean}
+---@return rvo.Trace
+function trace.new(world, opts) end
+
+---Ramer-Douglas-Peucker simplification of a flat xy array.
+---@param flat number[]
+---@param tolerance? number
+---@return number[]
+function trace.simplify(flat, tolerance) end
+
+---Records the current positions (one call in `every`, or when force).
+---@param force? boolean
+---@return integer agents recorded
+function Trace:record(force) end
+
+---Records the final state if the last record() was skipped.
+---@return rvo.Trace
+function Trace:finish() end
+
+---@return integer states kept
+function Trace:count() end
+
+---@param id rvo.AgentId
+---@return {id: rvo.AgentId, first: integer, points: number[]}?
+function Trace:path(id) end
+
+---@return {id: rvo.AgentId, first: integer, points: number[]}[]
+function Trace:paths() end
+
+---@return number[]? {minx, miny, maxx, maxy}
+function Trace:bounds() end
+
+---@param doc rvo.SvgDoc
+---@param opts? table
+---@return rvo.SvgDoc
+function Trace:draw(doc, opts) end
+
+---@param opts? table
+---@return rvo.SvgDoc
+function Trace:to_svg(opts) end
+
+---@param filename string
+---@param opts? table
+---@return true|nil ok
+---@return string? err
+function Trace:write_svg(filename, opts) end
+
+---@class rvo.SvgDoc
+local SvgDoc = {}
+
+---@class rvo.svg
+local svg = {}
+
+---@param opts? {width?: number, height?: number, viewbox?: number[], margin?: number, background?: string, decimals?: integer}
+---@return rvo.SvgDoc
+function svg.new(opts) end
+
+---@param t number 0..1 around the hue wheel
+---@param saturation? number percent
+---@param lightness? number percent
+---@return string colour
+function svg.hue(t, saturation, lightness) end
+
+---@param v number
+---@param decimals? integer
+---@return string
+function svg.format_number(v, decimals) end
+
+---@param s any
+---@return string
+function svg.escape(s) end
+
+---@param points number[]|number[][]
+---@param style? table
+---@param closed? boolean
+---@return rvo.SvgDoc
+function SvgDoc:path(points, style, closed) end
+---@param points number[]|number[][]
+---@param style? table
+---@return rvo.SvgDoc
+function SvgDoc:polyline(points, style) end
+---@param points number[]|number[][]
+---@param style? table
+---@return rvo.SvgDoc
+function SvgDoc:polygon(points, style) end
+---@return rvo.SvgDoc
+function SvgDoc:line(x1, y1, x2, y2, style) end
+---@return rvo.SvgDoc
+function SvgDoc:circle(x, y, r, style) end
+---@return rvo.SvgDoc
+function SvgDoc:text(x, y, str, style) end
+---@param markup string
+---@return rvo.SvgDoc
+function SvgDoc:raw(markup) end
+---@return number[] {minx, miny, maxx, maxy}
+function SvgDoc:bounds() end
+---@return string
+function SvgDoc:tostring() end
+---@param filename string
+---@return true|nil ok
+---@return string? err
+function SvgDoc:write(filename) end
+
+---A run read from a trace file.
+---@class rvo.Run
+---@field dt number
+---@field records integer
+---@field obstacles {closed: boolean, pts: number[]}[]
+---@field agents {id: integer, first: integer, radius: number, points: number[]}[]
+
+---@class rvo.render
+local render = {}
+
+---Writes a trace to a file (with obstacles, radii and dt).
+---@param tr rvo.Trace
+---@param filename string
+---@param opts? {dt?: number, obstacles?: {pts: number[], closed?: boolean}[], radius?: number|fun(id: integer): number}
+---@return true|nil ok
+---@return string? err
+function render.save(tr, filename, opts) end
+
+---@param filename string
+---@return rvo.Run|nil run
+---@return string? err
+function render.load(filename) end
+
+---@param text string
+---@return rvo.Run|nil run
+---@return string? err
+function render.parse(text) end
+
+---@param run rvo.Run
+---@param opts? {size?: number, title?: string, tolerance?: number}
+---@return rvo.SvgDoc
+function render.svg(run, opts) end
+
+---@param run rvo.Run
+---@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer}
+---@return rvo.SvgDoc
+function render.animated_svg(run, opts) end
+
+return rvo

@@ -1,0 +1,66 @@
+-- docs/rvo.meta.lua (LuaLS definitions) declares every method a world has
+-- and every function the modules export, on whichever runtime runs this.
+local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+local rvo = require("rvo")
+
+local function read(path)
+    local f = assert(io.open(path, "rb"))
+    local s = f:read("*a")
+    f:close()
+    return s
+end
+
+local meta_path = dir .. "../../docs/rvo.meta.lua"
+local meta = read(meta_path)
+
+-- Names declared as `function <prefix><name>(`.
+local function declared(prefix)
+    local set = {}
+    for name in meta:gmatch("\nfunction " .. prefix:gsub("%p", "%%%0") .. "([%w_]+)%(") do
+        set[name] = true
+    end
+    return set
+end
+
+local function missing(exported, set)
+    local out = {}
+    for _, name in ipairs(exported) do
+        if not set[name] then out[#out + 1] = name end
+    end
+    return table.concat(out, ", ")
+end
+
+local function function_keys(t)
+    local names = {}
+    for k, v in pairs(t) do
+        if type(k) == "string" and type(v) == "function" and k:sub(1, 1) ~= "_" then names[#names + 1] = k end
+    end
+    table.sort(names)
+    return names
+end
+
+describe("docs/rvo.meta.lua", function()
+    it("is valid Lua", function()
+        local load_ = rawget(_G, "loadstring") or load
+        assert(load_(meta, "@" .. meta_path))
+    end)
+
+    it("declares every world method", function()
+        local w = rvo.new_world()
+        local methods = getmetatable(w).__index
+        assert.are.equal("table", type(methods))
+        local names = function_keys(methods)
+        assert.is_true(#names > 50)
+        assert.are.equal("", missing(names, declared("World:")))
+        w:destroy()
+    end)
+
+    it("declares every function of rvo, rvo.trace, rvo.svg and rvo.render", function()
+        assert.are.equal("", missing(function_keys(rvo), declared("rvo.")))
+        assert.are.equal("", missing(function_keys(require("rvo.trace")), declared("trace.")))
+        assert.are.equal("", missing(function_keys(require("rvo.trace").Trace), declared("Trace:")))
+        assert.are.equal("", missing(function_keys(require("rvo.svg")), declared("svg.")))
+        assert.are.equal("", missing(function_keys(require("rvo.svg").Doc), declared("SvgDoc:")))
+        assert.are.equal("", missing(function_keys(require("rvo.render")), declared("render.")))
+    end)
+end)
