@@ -1,0 +1,461 @@
+--- rvo.surround — the two-phase surround attack of seed 002 (环绕攻击):
+-- many melee units take places on a ring around one target.
+--
+-- Phase 1, approach: a unit casts two probe rays toward the target from the
+-- left and right edges of its body. Both clear: it heads straight for the
+-- ring. Blocked: it casts five rays from its centre, at the target
+-- direction and turned by ±45° and ±90°, and steers along the one with the
+-- longest free distance. Obstacles, units holding the ring, the target and
+-- other agents block rays; fellow units still approaching do not (ORCA
+-- keeps them apart).
+-- Phase 2, on the ring: once inside the attack band
+-- [attack_radius - tolerance, attack_radius] the unit holds station. After
+-- the solve, the radial part of its new velocity (relative to the target)
+-- is removed, the seed's V -> V1 decomposition: avoidance pushes from
+-- newcomers only slide it around the ring, so it keeps its attack distance
+-- while making room. A small radial term keeps it in the middle of the
+-- band, and (spread = true) a tangential one pushes it away from a ring
+-- neighbour closer than an even share of the ring (2 pi / units), so
+-- newcomers find room and places end up evenly spaced.
+--
+--   local surround = require("rvo.surround")
+--   local s = surround.new(world, { target = hero, attack_radius = 5, tolerance = 0.5 })
+--   for _, id in ipairs(units) do s:add(id) end
+--   -- every frame:
+--   s:before_solve()        -- preferred velocities of every unit
+--   world:solve(dt)
+--   s:after_solve()         -- the tangential projection of the holders
+--   world:integrate(dt)
+--   -- or all four: s:step(dt)
+--
+-- The target is an agent id (followed as it moves; its velocity is read
+-- from the world) or a point (s:set_target(x, y [, vx, vy])). Talks to the
+-- world only through its public methods, so it runs on both runtimes.
+
+local surround = {}
+
+local format, huge, sqrt = string.format, math.huge, math.sqrt
+local atan2 = math.atan2 or math.atan -- LuaJIT / Lua 5.4
+local TWO_PI = 2 * math.pi
+local HALF_SQRT2 = sqrt(0.5)
+local CLEAR_BODIES = 1
+
+local Surround = {}
+Surround.__index = Surround
+
+local function finite(v)
+    return type(v) == "number" and v == v and v > -huge and v < huge
+end
+
+local function is_world(v)
+    local t = type(v)
+    return (t == "table" or t == "userdata" or t == "cdata") and v.ray_cast ~= nil
+end
+
+local function check_self(self, fname)
+    if getmetatable(self) ~= Surround then
+        error(format("bad argument #0 to '%s' (surround expected: call it as s:%s(...))", fname, fname), 3)
+    end
+end
+
+local KNOWN = { target = true, attack_radius = true, tolerance = true, probe_length = true, spread = true,
+    hold = true, probes = true, spread_speed = true }
+
+-- Reads the target argument: an agent id (a number) or a point {x, y}.
+local function read_target(self, t, fname, argn)
+    if type(t) == "number" then
+        if not self.world:is_valid(t) then
+            error(format("bad argument #%d to '%s' (target agent %s is unknown or removed)", argn, fname,
+                tostring(t)), 3)
+        end
+        self.target_id, self.tx, self.ty, self.tvx, self.tvy = t, nil, nil, 0, 0
+    elseif type(t) == "table" and finite(t[1]) and finite(t[2]) then
+        self.target_id, self.tx, self.ty, self.tvx, self.tvy = nil, t[1], t[2], 0, 0
+    else
+        error(format("bad argument #%d to '%s' (target must be an agent id or a point {x, y})", argn, fname), 3)
+    end
+end
+
+--- opts:
+--   target         agent id, or point {x, y} (required);
+--   attack_radius  outer edge of the band [m] (> 0, default 3);
+--   tolerance      width of the band [m] (0 < tolerance < attack_radius, default 0.5);
+--   probe_length   length of the five fallback rays [m] (> 0, default attack_radius);
+--   spread         holders even out their spacing on the ring (default true);
+--   spread_speed   the fastest a holder slides to even out [m/s] (>= 0, default 0.5);
+--   hold           phase 2 (default true); false: units keep steering at
+--                  the ring with plain ORCA, for comparison;
+--   probes         phase 1 rays (default true); false: straight at the ring.
+function surround.new(world, opts)
+    if not is_world(world) then
+        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
+    end
+    if type(opts) ~= "table" then
+        error(format("bad argument #2 to 'new' (options table expected, got %s)", type(opts)), 2)
+    end
+    local unknown = {}
+    for k in pairs(opts) do
+        if not KNOWN[k] then unknown[#unknown + 1] = tostring(k) end
+    end
+    if #unknown > 0 then
+        table.sort(unknown)
+        error(format("bad argument #2 to 'new' (unknown option '%s')", unknown[1]), 2)
+    end
+    local self = setmetatable({ world = world, units = {}, phase_of = {}, holders = {} }, Surround)
+    if opts.target == nil then
+        error("bad argument #2 to 'new' (target is required: an agent id or a point {x, y})", 2)
+    end
+    read_target(self, opts.target, "new", 2)
+    local r = opts.attack_radius == nil and 3 or opts.attack_radius
+    if not (finite(r) and r > 0) then
+        error(format("bad argument #2 to 'new' (attack_radius must be a finite number > 0, got %s)", tostring(r)), 2)
+    end
+    local tol = opts.tolerance == nil and 0.5 or opts.tolerance
+    if not (finite(tol) and tol > 0 and tol < r) then
+        error(format("bad argument #2 to 'new' (tolerance must be > 0 and < attack_radius, got %s)", tostring(tol)),
+            2)
+    end
+    local probe = opts.probe_length == nil and r or opts.probe_length
+    if not (finite(probe) and probe > 0) then
+        error(format("bad argument #2 to 'new' (probe_length must be a finite number > 0, got %s)",
+            tostring(probe)), 2)
+    end
+    local sp = opts.spread_speed == nil and 0.5 or opts.spread_speed
+    if not (finite(sp) and sp >= 0) then
+        error(format("bad argument #2 to 'new' (spread_speed must be a finite number >= 0, got %s)", tostring(sp)),
+            2)
+    end
+    for _, k in ipairs { "spread", "hold", "probes" } do
+        if opts[k] ~= nil and type(opts[k]) ~= "boolean" then
+            error(format("bad argument #2 to 'new' (%s must be a boolean, got %s)", k, type(opts[k])), 2)
+        end
+    end
+    self.attack_radius, self.tolerance, self.probe_length, self.spread_speed = r, tol, probe, sp
+    self.spread = opts.spread ~= false
+    self.hold = opts.hold ~= false
+    self.probes = opts.probes ~= false
+    return self
+end
+
+--- Moves the target: an agent id, or a point x, y with an optional
+-- velocity vx, vy (default 0) that holders follow.
+function Surround:set_target(x, y, vx, vy)
+    check_self(self, "set_target")
+    if type(x) == "number" and y == nil then
+        read_target(self, x, "set_target", 1)
+        return
+    end
+    if not (finite(x) and finite(y)) then
+        error("bad argument #1 to 'set_target' (need an agent id, or finite x and y)", 2)
+    end
+    vx, vy = vx or 0, vy or 0
+    if not (finite(vx) and finite(vy)) then
+        error("bad argument #3 to 'set_target' (vx and vy must be finite numbers)", 2)
+    end
+    self.target_id, self.tx, self.ty, self.tvx, self.tvy = nil, x, y, vx, vy
+end
+
+--- The target's position and velocity.
+function Surround:target()
+    check_self(self, "target")
+    if self.target_id then
+        local x, y = self.world:position(self.target_id)
+        local vx, vy = self.world:velocity(self.target_id)
+        return x, y, vx, vy
+    end
+    return self.tx, self.ty, self.tvx, self.tvy
+end
+
+--- Adds a unit (an agent id); it starts in phase 1.
+function Surround:add(id)
+    check_self(self, "add")
+    if type(id) ~= "number" or not self.world:is_valid(id) then
+        error(format("bad argument #1 to 'add' (unknown or removed agent id %s)", tostring(id)), 2)
+    end
+    if id == self.target_id then
+        error("bad argument #1 to 'add' (the target cannot surround itself)", 2)
+    end
+    if not self.phase_of[id] then
+        self.units[#self.units + 1] = id
+        self.phase_of[id] = "approach"
+    end
+end
+
+--- Removes a unit (its preferred velocity is left as it was).
+function Surround:remove(id)
+    check_self(self, "remove")
+    if self.phase_of[id] then
+        self.phase_of[id] = nil
+        for i = #self.units, 1, -1 do
+            if self.units[i] == id then table.remove(self.units, i) end
+        end
+    end
+end
+
+--- "approach", "hold", or nil for an id that is not a unit.
+function Surround:phase(id)
+    check_self(self, "phase")
+    return self.phase_of[id]
+end
+
+--- The units, in the order they were added.
+function Surround:unit_ids()
+    check_self(self, "unit_ids")
+    local out = {}
+    for i, id in ipairs(self.units) do out[i] = id end
+    return out
+end
+
+-- Angle of (x, y) around the target in [0, 2pi).
+local function angle(dx, dy)
+    local a = atan2(dy, dx)
+    if a < 0 then a = a + TWO_PI end
+    return a
+end
+
+-- A ray hit that blocks the way: obstacles, holders, the target, bystanders.
+-- Fellow attackers still approaching do not: they move on, and ORCA keeps
+-- apart units walking the same way (else a column's rear ranks would
+-- scatter around its front rank).
+function Surround:_blocking(hit)
+    if hit and hit.agent and self.phase_of[hit.agent] == "approach" then return nil end
+    return hit
+end
+
+-- Phase 1: the preferred velocity of a unit at (x, y), toward the ring.
+function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
+    local world = self.world
+    local r_goal = self.attack_radius - 0.5 * self.tolerance
+    local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
+    local gap = d - r_goal                     -- > 0: outside the ring
+    if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
+    local s = speed
+    if gap < s * dt then s = gap / dt end
+    if not self.probes or gap == 0 then
+        return ux * s, uy * s
+    end
+    -- Two probe rays from the body's edges (just inside, so the caster's own
+    -- disc is what ray_cast skips), as long as the way to the ring.
+    local radius = world:radius(id)
+    local ex, ey = -uy * radius * 0.999, ux * radius * 0.999
+    local left = self:_blocking(world:ray_cast(x + ex, y + ey, ux, uy, gap))
+    local right = self:_blocking(world:ray_cast(x - ex, y - ey, ux, uy, gap))
+    -- A neighbour pressed against an edge contains that ray's start, and
+    -- ray_cast skips it: confirm with a ray swept as wide as the body.
+    if not left and not right
+        and not self:_blocking(world:ray_cast(x, y, ux, uy, gap, radius * 0.999)) then
+        return ux * s, uy * s
+    end
+    -- Blocked: five rays from its centre, swept as wide as the body (a thin
+    -- ray slips through gaps the body cannot); the freest wins. Ties go to
+    -- straight on, then to the side of the widest gap between holders, so
+    -- that blocked units all flow toward room instead of into each other.
+    local side = 1
+    local gap_angle = self.gap_angle
+    if gap_angle then
+        local here = angle(x - tx, y - ty)
+        -- counter-clockwise around the target is to the unit's right
+        side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
+    end
+    local c = HALF_SQRT2
+    local sx, sy = -uy * side, ux * side -- the unit's side
+    local dirs = {
+        ux, uy,
+        c * (ux + sx), c * (uy + sy), sx, sy,    -- 45 and 90 toward the gap,
+        c * (ux - sx), c * (uy - sy), -sx, -sy,  -- then away from it
+    }
+    -- Any ray free for CLEAR_BODIES body widths counts as clear (a tie),
+    -- so units keep flowing toward the gap rather than chase the last metre.
+    local best, bk = -1, 1
+    local length = self.probe_length
+    local enough = CLEAR_BODIES * 2 * radius
+    for k = 1, 9, 2 do
+        local hit = self:_blocking(world:ray_cast(x, y, dirs[k], dirs[k + 1], length, radius * 0.999))
+        local free = hit and hit.distance or length
+        if free > enough then free = enough end
+        if free > best then best, bk = free, k end
+    end
+    return dirs[bk] * speed, dirs[bk + 1] * speed
+end
+
+
+--- Sets every unit's preferred velocity: phase 1 or phase 2. Units whose
+-- agent was removed are dropped. dt defaults to the world's time step.
+function Surround:before_solve(dt)
+    check_self(self, "before_solve")
+    local world = self.world
+    dt = dt == nil and world:time_step() or dt
+    if not (finite(dt) and dt > 0) then
+        error(format("bad argument #1 to 'before_solve' (dt must be a finite number > 0, got %s)", tostring(dt)), 2)
+    end
+    if self.target_id and not world:is_valid(self.target_id) then
+        error("bad argument #0 to 'before_solve' (the target agent was removed: set_target first)", 2)
+    end
+    local tx, ty, tvx, tvy = self:target()
+    local r_attack, tol = self.attack_radius, self.tolerance
+    local r_goal = r_attack - 0.5 * tol
+    local units, phase = self.units, self.phase_of
+    -- drop removed agents
+    for i = #units, 1, -1 do
+        if not world:is_valid(units[i]) then
+            phase[units[i]] = nil
+            table.remove(units, i)
+        end
+    end
+    -- who holds now: entering the band starts phase 2; a holder carried more
+    -- than a band's width out of it (a target too fast to follow) starts over
+    local holders = {}
+    local pos = {}
+    for _, id in ipairs(units) do
+        local x, y = world:position(id)
+        local dx, dy = x - tx, y - ty
+        local d = sqrt(dx * dx + dy * dy)
+        pos[id] = { x, y, d }
+        if self.hold then
+            if phase[id] == "approach" and d >= r_attack - tol and d <= r_attack then
+                phase[id] = "hold"
+            elseif phase[id] == "hold" and (d > r_attack + tol or d < r_attack - 2 * tol) then
+                phase[id] = "approach"
+            end
+        end
+        if phase[id] == "hold" then holders[#holders + 1] = id end
+    end
+    -- holders around the ring, by angle (ties by id)
+    local ang = {}
+    for _, id in ipairs(holders) do
+        local p = pos[id]
+        ang[id] = p[3] > 0 and angle(p[1] - tx, p[2] - ty) or 0
+    end
+    table.sort(holders, function(a, b)
+        if ang[a] ~= ang[b] then return ang[a] < ang[b] end
+        return a < b
+    end)
+    self.holders = holders
+    local nh = #holders
+    -- the middle of the widest gap between holders (nil: nobody holds)
+    self.gap_angle = nil
+    if nh > 0 then
+        local widest = -1
+        for k, id in ipairs(holders) do
+            local a = ang[id]
+            local b = ang[holders[k == nh and 1 or k + 1]]
+            local width = (b - a) % TWO_PI
+            if nh == 1 then width = TWO_PI end
+            if width > widest then widest, self.gap_angle = width, (a + 0.5 * width) % TWO_PI end
+        end
+    end
+    local gain = 1 / dt -- radial: back to mid-band in one step
+    local share = TWO_PI / #units
+    for k, id in ipairs(holders) do
+        local p = pos[id]
+        local d = p[3]
+        local ex, ey = 1, 0
+        if d > 0 then ex, ey = (p[1] - tx) / d, (p[2] - ty) / d end
+        local speed = world:max_speed(id)
+        local radial = (r_goal - d) * gain
+        if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
+        local tangential = 0
+        if self.spread and nh >= 2 then
+            local prev_a = ang[holders[k == 1 and nh or k - 1]]
+            local next_a = ang[holders[k == nh and 1 or k + 1]]
+            local to_next = (next_a - ang[id]) % TWO_PI
+            local from_prev = (ang[id] - prev_a) % TWO_PI
+            if nh == 2 then from_prev = TWO_PI - to_next end
+            -- Push away from a neighbour closer than an even share of the
+            -- ring (1/s gain): holders never close a gap, so newcomers find
+            -- one, and with every unit on the ring the spacing is even.
+            local push = 0
+            if from_prev < share then push = push + (share - from_prev) end
+            if to_next < share then push = push - (share - to_next) end
+            tangential = push * d
+            local cap = self.spread_speed
+            if tangential > cap then tangential = cap elseif tangential < -cap then tangential = -cap end
+        end
+        world:set_pref_velocity(id, tvx + ex * radial - ey * tangential, tvy + ey * radial + ex * tangential)
+    end
+    for _, id in ipairs(units) do
+        if phase[id] == "approach" then
+            local p = pos[id]
+            local speed = world:max_speed(id)
+            if p[3] == 0 then
+                world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+            else
+                local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
+                world:set_pref_velocity(id, vx, vy)
+            end
+        end
+    end
+    self.frame = { tx = tx, ty = ty, tvx = tvx, tvy = tvy, pos = pos, dt = dt }
+end
+
+-- Whether a disc of the given radius can move by (vx, vy) * dt without
+-- touching an agent or an obstacle (ones it already touches excepted).
+local function free_move(world, x, y, vx, vy, dt, radius)
+    local len = sqrt(vx * vx + vy * vy) * dt
+    if len == 0 then return true end
+    return world:ray_cast(x, y, vx, vy, len, radius * 0.999) == nil
+end
+
+--- Between world:solve and world:integrate: keeps only the tangential part
+-- of each holder's new velocity (relative to the target), plus the radial
+-- term that keeps it mid-band. Falls back to no sliding, then to standing
+-- (moving with the target), when the projected move would run into an
+-- agent or an obstacle (the projection drops what ORCA asked of it
+-- radially, so it must not trust ORCA's guarantee).
+function Surround:after_solve()
+    check_self(self, "after_solve")
+    local world = self.world
+    if not world:is_solved() then
+        error("bad argument #0 to 'after_solve' (call it between world:solve and world:integrate)", 2)
+    end
+    local f = self.frame
+    if not f then
+        error("bad argument #0 to 'after_solve' (call before_solve first)", 2)
+    end
+    self.frame = nil
+    if not self.hold then return end
+    local r_goal = self.attack_radius - 0.5 * self.tolerance
+    local gain = 1 / f.dt
+    for _, id in ipairs(self.holders) do
+        if world:is_valid(id) then
+            local p = f.pos[id]
+            local d = p[3]
+            if d > 0 then
+                local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
+                local vx, vy = world:new_velocity(id)
+                local rx, ry = vx - f.tvx, vy - f.tvy
+                local t = rx * -ey + ry * ex -- tangential part of the relative velocity
+                local radial = (r_goal - d) * gain
+                local speed = world:max_speed(id)
+                if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
+                local radius = world:radius(id)
+                local x, y, dt = p[1], p[2], f.dt
+                local px = f.tvx + ex * radial - ey * t
+                local py = f.tvy + ey * radial + ex * t
+                if free_move(world, x, y, px, py, dt, radius) then
+                    world:set_new_velocity(id, px, py)
+                else
+                    px, py = f.tvx + ex * radial, f.tvy + ey * radial
+                    if world:line_of_sight(x, y, x + px * dt, y + py * dt, radius) then
+                        world:set_new_velocity(id, px, py)
+                    else
+                        world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
+                    end
+                end
+            end
+        end
+    end
+end
+
+--- before_solve(dt), world:solve(dt), after_solve(), world:integrate(dt).
+function Surround:step(dt)
+    check_self(self, "step")
+    dt = dt == nil and self.world:time_step() or dt
+    self:before_solve(dt)
+    self.world:solve(dt)
+    self:after_solve()
+    self.world:integrate(dt)
+end
+
+surround.Surround = Surround
+return surround
