@@ -328,9 +328,21 @@ function World:velocities(buf) end
 ---@return integer? count
 function World:new_velocities(buf) end
 
----One pair per agent, in agent order.
+---One pair per agent, in agent order. On LuaJIT xy may also be an FFI
+---`float[?]` of at least 2 * agent_count floats, passed to the core uncopied.
 ---@param xy number[]
 function World:set_pref_velocities(xy) end
+
+---Zero-copy view of the positions: v[2k], v[2k + 1] (0-based, agent order)
+---are the x and y of agent k. LuaJIT: a `const float *` into the world, valid
+---until the next step, integrate, add_agent or remove_agent. Lua 5.4: a
+---read-only userdata that always reads the current values (#v = 2 * agent_count).
+---@return any view
+function World:positions_view() end
+
+---Zero-copy view of the velocities, as positions_view.
+---@return any view
+function World:velocities_view() end
 
 ---One pair per agent (between solve and integrate).
 ---@param xy number[]

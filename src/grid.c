@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
-
 static int32_t cell_coord(float v, float o, float inv_cell, int32_t n) {
     const float c = (v - o) * inv_cell;
     if (!(c >= 0.0f)) return 0;
@@ -46,14 +44,36 @@ bool rvo__agent_grid_build(rvo_world *w) {
         minx = maxx = w->pos[0].x;
         miny = maxy = w->pos[0].y;
     }
-    for (int32_t i = 1; i < n; ++i) {
+    float max_reach = 0.0f;
+    for (int32_t i = 0; i < n; ++i) {
         const rvo_vec2 p = w->pos[i];
         if (p.x < minx) minx = p.x;
         if (p.x > maxx) maxx = p.x;
         if (p.y < miny) miny = p.y;
         if (p.y > maxy) maxy = p.y;
+        if (w->prm[i].neighbor_dist > max_reach) max_reach = w->prm[i].neighbor_dist;
     }
-    choose_cells(minx, miny, maxx, maxy, n, 0.0f, 2 * (int64_t)n + 16, &g->cell, &g->nx, &g->ny);
+    /* Cells of half the neighbour range (measured best on uniform crowds),
+     * or of about 1.25 agents each where crowds are sparser than that, but
+     * at most 4 cells per agent (a crowd on a ring leaves most of its box
+     * empty; clearing and summing empty cells costs more than it saves). */
+    const double bw = (double)maxx - minx, bh = (double)maxy - miny;
+    const double per_agent = (bw * bh) / (n > 0 ? n : 1);
+    double cell = max_reach * 0.5;
+    if (cell > 1.25 * sqrt(per_agent) || !(cell > 0)) cell = 1.25 * sqrt(per_agent);
+    if (cell < sqrt(per_agent / 4)) cell = sqrt(per_agent / 4);
+    const double extent = bw > bh ? bw : bh;
+    if (cell < extent * (1.0 / 8192)) cell = extent * (1.0 / 8192);
+    if (!(cell > 0)) cell = 1;
+    for (;; cell *= 1.5) {
+        const int64_t cx = (int64_t)(bw / cell) + 1, cy = (int64_t)(bh / cell) + 1;
+        if (cx * cy <= 4 * (int64_t)n + 16) {
+            g->nx = (int32_t)cx;
+            g->ny = (int32_t)cy;
+            break;
+        }
+    }
+    g->cell = (float)cell;
     g->ox = minx;
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
@@ -96,14 +116,6 @@ void rvo__agent_grid_free(rvo_world *w) {
     memset(g, 0, sizeof *g);
 }
 
-/* Squared distance from p to the box of cell (cx, cy). */
-static float cell_dist_sq(const agent_grid *g, rvo_vec2 p, int32_t cx, int32_t cy) {
-    const float x0 = g->ox + (float)cx * g->cell, y0 = g->oy + (float)cy * g->cell;
-    const float dx = p.x < x0 ? x0 - p.x : (p.x > x0 + g->cell ? p.x - (x0 + g->cell) : 0.0f);
-    const float dy = p.y < y0 ? y0 - p.y : (p.y > y0 + g->cell ? p.y - (y0 + g->cell) : 0.0f);
-    return dx * dx + dy * dy;
-}
-
 /* Inserts (d, id) into the list sorted by (distance, id), keeping at most k;
  * the list size is *n. Returns the new range (RVO2 shrinks it once full). */
 static float insert_neighbor(neighbor *out, int32_t *n, int32_t k, float range_sq, float d, int32_t index,
@@ -124,46 +136,67 @@ static float insert_neighbor(neighbor *out, int32_t *n, int32_t k, float range_s
     return *n == k ? out[k - 1].dist_sq : range_sq;
 }
 
+/* Scans the agents of cells [c0, c1] of one row: they are contiguous in
+ * the grid's item arrays. */
+static float scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0, int32_t t1,
+                       float range_sq, int32_t k, int32_t *n, neighbor *out, bool filter) {
+    const rvo_vec2 *ip = g->item_pos;
+    for (int32_t t = t0; t < t1; ++t) {
+        const float dx = p.x - ip[t].x, dy = p.y - ip[t].y;
+        const float d = dx * dx + dy * dy;
+        /* strictly inside the range; equal to it only against a full list */
+        if (d > range_sq || (d == range_sq && *n < k)) continue;
+        const int32_t j = g->items[t];
+        if (j == self) continue;
+        /* groups and height filter before the neighbour budget */
+        if (filter) {
+            const agent_params *me = &w->prm[self], *o = &w->prm[j];
+            if (!(me->mask & o->groups)) continue;
+            if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
+        }
+        range_sq = insert_neighbor(out, n, k, range_sq, d, j, w->ids[j]);
+    }
+    return range_sq;
+}
+
 /* The k nearest agents within range as RVO2 selects them (strictly closer
  * than the range, which shrinks to the k-th distance once k are found),
- * with ties broken by id. Visits the cells around p ring by ring, nearest
- * rings first, while a ring can still hold something in range. */
+ * with ties broken by id. Rows of cells are visited from p's row outwards;
+ * in each row only the cells within the current range, one contiguous span
+ * of items. Bounds are padded so that rounding never drops a cell. */
 static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k, neighbor *out) {
     const agent_grid *g = &w->grid;
-    const agent_params *me = &w->prm[self];
-    const uint32_t mask = me->mask;
     const bool filter = w->n_filtering > 0;
-    int32_t n = 0;
     if (k <= 0 || w->count == 0) return 0;
-    const int32_t cx = cell_coord(p.x, g->ox, g->inv_cell, g->nx), cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
-    const bool inside = p.x >= g->ox && p.y >= g->oy && p.x <= g->ox + (float)g->nx * g->cell &&
-                        p.y <= g->oy + (float)g->ny * g->cell;
-    for (int32_t r = 0;; ++r) {
-        /* Every cell of ring r lies at least r - 1 cells away from p. */
-        const float lb = (float)(r - 1) * g->cell;
-        if (inside && r >= 2 && lb * lb > range_sq) break;
-        const int32_t y0 = cy - r, y1 = cy + r;
-        for (int32_t y = clampi(y0, 0, g->ny - 1); y <= clampi(y1, 0, g->ny - 1); ++y) {
-            const int32_t step = (y == y0 || y == y1 || r == 0) ? 1 : 2 * r;
-            for (int32_t x = cx - r; x <= cx + r; x += step) {
-                if (x < 0 || x >= g->nx || cell_dist_sq(g, p, x, y) > range_sq) continue;
-                const int32_t c = y * g->nx + x;
-                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    const int32_t j = g->items[t];
-                    if (j == self) continue;
-                    const float d = v2_abs_sq(v2_sub(p, g->item_pos[t]));
-                    if (!(d < range_sq || (n == k && d == range_sq))) continue;
-                    /* groups and height filter before the neighbour budget */
-                    if (filter) {
-                        const agent_params *o = &w->prm[j];
-                        if (!(mask & o->groups)) continue;
-                        if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
-                    }
-                    range_sq = insert_neighbor(out, &n, k, range_sq, d, j, w->ids[j]);
-                }
+    int32_t n = 0;
+    const float pad = g->cell * (1.0f / 1024.0f);
+    const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
+    bool up = true, down = true;
+    for (int32_t r = 0; up || down; ++r) {
+        for (int32_t side = 0; side < 2; ++side) {
+            if (r == 0 && side == 1) break;
+            const int32_t y = side == 0 ? cy + r : cy - r;
+            if (side == 0 ? !up : !down) continue;
+            if (y < 0 || y >= g->ny) {
+                if (side == 0) up = false; else down = false;
+                continue;
             }
+            /* vertical distance from p to the row's band */
+            float dy = 0.0f;
+            if (r > 0) dy = side == 0 ? (g->oy + (float)y * g->cell) - p.y : p.y - (g->oy + (float)(y + 1) * g->cell);
+            dy -= pad;
+            if (dy < 0.0f) dy = 0.0f;
+            const float rest = range_sq - dy * dy;
+            if (rest < 0.0f) {
+                if (side == 0) up = false; else down = false;
+                continue;
+            }
+            const float hx = sqrtf(rest) + pad;
+            const int32_t x0 = cell_coord(p.x - hx, g->ox, g->inv_cell, g->nx);
+            const int32_t x1 = cell_coord(p.x + hx, g->ox, g->inv_cell, g->nx);
+            const int32_t row = y * g->nx;
+            range_sq = scan_span(w, g, p, self, g->start[row + x0], g->start[row + x1 + 1], range_sq, k, &n, out, filter);
         }
-        if (cx - r <= 0 && cy - r <= 0 && cx + r >= g->nx - 1 && cy + r >= g->ny - 1) break;
     }
     return n;
 }

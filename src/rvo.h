@@ -89,15 +89,35 @@ typedef struct rvo_agent_def {
 /* Memory hooks; with alloc == NULL the C library's malloc/realloc/free. */
 typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
 
+/* ---- host task hook (Box2D v3's shape) ----------------------------------
+ * A world with enqueue_task set runs its parallel work through the host's
+ * task system instead of its own threads. For each parallel loop it calls
+ * enqueue_task(task, count, min_range, task_ctx, user): the host runs
+ * task(begin, end, worker, task_ctx) over ranges that cover [0, count)
+ * exactly once (ranges of at least min_range items, except the last), in
+ * any order, at once or later, each with a worker index in [0, threads)
+ * that no other range uses at the same time. It returns a handle, or NULL
+ * when it has already run everything; the world then calls
+ * finish_task(handle, user), which must return once every range is done.
+ * Results are bit-identical however the host splits and orders the ranges. */
+typedef void rvo_task_fn(int32_t begin, int32_t end, uint32_t worker, void *task_ctx);
+typedef void *rvo_enqueue_task_fn(rvo_task_fn *task, int32_t count, int32_t min_range, void *task_ctx, void *user);
+typedef void rvo_finish_task_fn(void *user_task, void *user);
+
 typedef struct rvo_world_def {
     float time_step;     /* dt used by rvo_world_step(w, 0) [s]  [Limit: > 0] */
     rvo_agent_def agent; /* parameters of agents added with a NULL def */
-    int32_t threads;     /* worker threads for solve, 1 = inline [Limit: 1..64] */
+    int32_t threads;     /* workers for solve, 1 = inline; with enqueue_task the host's worker count [Limit: 1..64] */
     uint64_t seed;       /* seed of the world's random state */
     float height_margin; /* extra vertical slack when comparing extents [m] [Limit: >= 0] */
     rvo_alloc_fn *alloc; /* optional allocator: realloc semantics, free on new_size 0 */
     void *alloc_user;    /* passed to alloc */
     uint32_t cookie;     /* set by rvo_default_world_def() */
+    /* Host task hook (see rvo_task_fn): both set or both NULL. With them,
+     * threads is the host's worker count and no thread is started. */
+    rvo_enqueue_task_fn *enqueue_task;
+    rvo_finish_task_fn *finish_task;
+    void *task_user; /* passed to enqueue_task and finish_task */
 } rvo_world_def;
 
 /* Parameters readable and writable by rvo_agent_get/set_param(). */

@@ -213,6 +213,10 @@ struct rvo_world {
 
     scratch *scratch; /* one per worker */
     thread_pool *pool;
+    /* performance: the host task hook (rvo_world_def), NULL = own pool */
+    rvo_enqueue_task_fn *enqueue_task;
+    rvo_finish_task_fn *finish_task;
+    void *task_user;
 
     char err[160];
     int err_arg;
@@ -274,6 +278,13 @@ bool rvo__pool_start(rvo_world *w);
 /* Brings the indices and scratch up to date for solving or querying. */
 bool rvo__prepare(rvo_world *w);
 void rvo__pool_stop(rvo_world *w);
+/* performance: runs fn over [0, count) on the host's tasks, the pool or
+ * inline (worker = scratch index); fn must not depend on the split. */
+void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx);
+/* Copies the task hook from def and starts the pool if it is needed. */
+bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def);
+/* NULL when the def's task fields are consistent. */
+const char *rvo__task_def_check(const rvo_world_def *def);
 
 /* separate.c: pushes overlapping agents apart after integrate. */
 bool rvo__separate(rvo_world *w);

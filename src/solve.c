@@ -10,6 +10,7 @@
 
 #define CHUNK 64 /* agents per work item */
 
+/* The built-in pool: workers wait for a job, then take chunks of it. */
 struct thread_pool {
     pthread_t *threads;
     int32_t nthreads; /* workers besides the caller */
@@ -18,9 +19,10 @@ struct thread_pool {
     uint64_t job; /* generation of the current job */
     int32_t busy; /* workers still on the current job */
     bool quit;
-    float dt;
-    atomic_int next; /* next chunk to take */
-    rvo_world *w;
+    rvo_task_fn *fn;
+    void *ctx;
+    int32_t count, chunk;
+    atomic_int next; /* first item of the next chunk */
 };
 
 typedef struct worker_arg {
@@ -28,22 +30,12 @@ typedef struct worker_arg {
     int32_t index; /* scratch index, 1.. */
 } worker_arg;
 
-static void run_chunks(rvo_world *w, float dt, atomic_int *next, scratch *s) {
-    const int32_t n = w->count;
+static void run_chunks(thread_pool *pool, uint32_t worker) {
     for (;;) {
-        const int32_t begin = atomic_fetch_add(next, CHUNK);
-        if (begin >= n) break;
-        const int32_t end = begin + CHUNK < n ? begin + CHUNK : n;
-        for (int32_t i = begin; i < end; ++i) {
-            if (w->prm[i].locked)
-                w->newvel[i] = w->vel[i];
-            else if (w->solver == RVO_SOLVER_UE)
-                w->newvel[i] = rvo__ue_new_velocity(w, i, dt, s);
-            else if (w->solver == RVO_SOLVER_RVO)
-                w->newvel[i] = rvo__sampling_new_velocity(w, i, dt, s);
-            else
-                w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
-        }
+        const int32_t begin = atomic_fetch_add(&pool->next, pool->chunk);
+        if (begin >= pool->count) break;
+        const int32_t end = pool->count - begin > pool->chunk ? begin + pool->chunk : pool->count;
+        pool->fn(begin, end, worker, pool->ctx);
     }
 }
 
@@ -56,10 +48,8 @@ static void *worker_main(void *p) {
         while (!pool->quit && pool->job == seen) pthread_cond_wait(&pool->start, &pool->mu);
         if (pool->quit) break;
         seen = pool->job;
-        rvo_world *w = pool->w;
-        const float dt = pool->dt;
         pthread_mutex_unlock(&pool->mu);
-        run_chunks(w, dt, &pool->next, &w->scratch[arg->index]);
+        run_chunks(pool, (uint32_t)arg->index);
         pthread_mutex_lock(&pool->mu);
         if (--pool->busy == 0) pthread_cond_signal(&pool->done);
     }
@@ -114,6 +104,47 @@ void rvo__pool_stop(rvo_world *w) {
     w->pool = NULL;
 }
 
+const char *rvo__task_def_check(const rvo_world_def *def) {
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL))
+        return "enqueue_task and finish_task must be set together";
+    return NULL;
+}
+
+bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def) {
+    w->enqueue_task = def->enqueue_task;
+    w->finish_task = def->finish_task;
+    w->task_user = def->task_user;
+    return w->enqueue_task || w->threads == 1 || rvo__pool_start(w);
+}
+
+void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
+    if (count <= 0) return;
+    if (w->enqueue_task) {
+        void *task = w->enqueue_task(fn, count, min_range, ctx, w->task_user);
+        if (task) w->finish_task(task, w->task_user);
+        return;
+    }
+    thread_pool *pool = w->pool;
+    if (!pool || count < 2 * min_range) {
+        fn(0, count, 0, ctx);
+        return;
+    }
+    pthread_mutex_lock(&pool->mu);
+    pool->fn = fn;
+    pool->ctx = ctx;
+    pool->count = count;
+    pool->chunk = min_range;
+    atomic_store(&pool->next, 0);
+    pool->busy = pool->nthreads;
+    pool->job++;
+    pthread_cond_broadcast(&pool->start);
+    pthread_mutex_unlock(&pool->mu);
+    run_chunks(pool, 0);
+    pthread_mutex_lock(&pool->mu);
+    while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->mu);
+    pthread_mutex_unlock(&pool->mu);
+}
+
 /* ---- scratch ------------------------------------------------------------- */
 
 bool rvo__scratch_reserve(rvo_world *w) {
@@ -160,29 +191,53 @@ bool rvo__prepare(rvo_world *w) {
     return rvo__scratch_reserve(w);
 }
 
+typedef struct solve_ctx {
+    rvo_world *w;
+    float dt;
+    atomic_int done;    /* items run, to catch a host that skips ranges */
+    atomic_bool bad_worker;
+} solve_ctx;
+
+static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    solve_ctx *c = p;
+    rvo_world *w = c->w;
+    if (worker >= (uint32_t)w->threads || begin < 0 || end > w->count || begin > end) {
+        atomic_store(&c->bad_worker, true);
+        return;
+    }
+    scratch *s = &w->scratch[worker];
+    const float dt = c->dt;
+    for (int32_t i = begin; i < end; ++i) {
+        if (w->prm[i].locked)
+            w->newvel[i] = w->vel[i];
+        else if (w->solver == RVO_SOLVER_UE)
+            w->newvel[i] = rvo__ue_new_velocity(w, i, dt, s);
+        else if (w->solver == RVO_SOLVER_RVO)
+            w->newvel[i] = rvo__sampling_new_velocity(w, i, dt, s);
+        else
+            w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
+        /* degenerate input (issue 8): when dt or a time horizon is so small
+         * that its inverse overflows, the agent stands still this step */
+        if (!v2_finite(w->newvel[i])) w->newvel[i] = v2(0.0f, 0.0f);
+    }
+    atomic_fetch_add(&c->done, end - begin);
+}
+
 rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    thread_pool *pool = w->pool;
-    if (!pool || w->count < 2 * CHUNK) {
-        atomic_int next;
-        atomic_init(&next, 0);
-        run_chunks(w, dt, &next, &w->scratch[0]);
-    } else {
-        pthread_mutex_lock(&pool->mu);
-        pool->w = w;
-        pool->dt = dt;
-        atomic_store(&pool->next, 0);
-        pool->busy = pool->nthreads;
-        pool->job++;
-        pthread_cond_broadcast(&pool->start);
-        pthread_mutex_unlock(&pool->mu);
-        run_chunks(w, dt, &pool->next, &w->scratch[0]);
-        pthread_mutex_lock(&pool->mu);
-        while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->mu);
-        pthread_mutex_unlock(&pool->mu);
+    solve_ctx c;
+    c.w = w;
+    c.dt = dt;
+    atomic_init(&c.done, 0);
+    atomic_init(&c.bad_worker, false);
+    rvo__parallel_for(w, w->count, CHUNK, solve_range, &c);
+    if (atomic_load(&c.bad_worker) || atomic_load(&c.done) != w->count) {
+        w->solved = false;
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
+                         "task hook: ranges must cover every agent once, with worker < threads");
     }
     w->solved = true;
     w->ever_solved = true;

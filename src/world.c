@@ -210,6 +210,7 @@ const char *rvo_world_def_check(const rvo_world_def *d) {
     if (d->threads < 1 || d->threads > 64) return "threads must be in [1, 64]";
     if (!isfinite(d->height_margin) || d->height_margin < 0 || d->height_margin > RVO_MAX_COORD)
         return "height_margin must be finite and >= 0";
+    if ((e = rvo__task_def_check(d))) return e;
     return rvo_agent_def_check(&d->agent);
 }
 
@@ -282,7 +283,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
         return NULL;
     }
     memset(w->scratch, 0, sizeof(scratch) * (size_t)w->threads);
-    if (w->threads > 1 && !rvo__pool_start(w)) {
+    if (!rvo__tasks_start(w, def)) {
         rvo_world_destroy(w);
         return NULL;
     }

@@ -44,6 +44,9 @@ typedef struct rvo_agent_def {
     uint32_t cookie;
 } rvo_agent_def;
 typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
+typedef void rvo_task_fn(int32_t begin, int32_t end, uint32_t worker, void *task_ctx);
+typedef void *rvo_enqueue_task_fn(rvo_task_fn *task, int32_t count, int32_t min_range, void *task_ctx, void *user);
+typedef void rvo_finish_task_fn(void *user_task, void *user);
 typedef struct rvo_world_def {
     float time_step;
     rvo_agent_def agent;
@@ -53,6 +56,9 @@ typedef struct rvo_world_def {
     rvo_alloc_fn *alloc;
     void *alloc_user;
     uint32_t cookie;
+    rvo_enqueue_task_fn *enqueue_task;
+    rvo_finish_task_fn *finish_task;
+    void *task_user;
 } rvo_world_def;
 
 rvo_agent_def rvo_default_agent_def(void);
@@ -100,6 +106,8 @@ int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n);
 int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
 rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
 rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
+const float *rvo_world_positions_view(const rvo_world *w);
+const float *rvo_world_velocities_view(const rvo_world *w);
 
 rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
 rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
@@ -832,10 +840,24 @@ local function bulk_getter(fn, get)
     end
 end
 
+local FLOAT_ARRAY = ffi.typeof("float[?]")
+
 local function bulk_setter(fn, set)
     return function(self, buf)
         local w = getmetatable(self) == World and self._w
         if not w then bad_self(self, fn) end
+        -- performance: an FFI float array goes to the core as it is (no copy
+        -- in Lua); it may be longer than 2 * agent count.
+        if type(buf) == "cdata" and ffi.istype(FLOAT_ARRAY, buf) then
+            local n = C.rvo_world_agent_count(w)
+            local len = ffi.sizeof(buf) / 4
+            if len < 2 * n then
+                arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, len))
+            end
+            local st = set(w, buf, n)
+            if st ~= 0 then core_fail(w, st, fn, BULK_MAP) end
+            return
+        end
         if type(buf) ~= "table" then type_fail(1, fn, "table", buf) end
         local n = C.rvo_world_agent_count(w)
         local len = #buf
@@ -860,6 +882,20 @@ methods.velocities = bulk_getter("velocities", C.rvo_world_get_velocities)
 methods.new_velocities = bulk_getter("new_velocities", C.rvo_world_get_new_velocities)
 methods.set_pref_velocities = bulk_setter("set_pref_velocities", C.rvo_world_set_pref_velocities)
 methods.set_new_velocities = bulk_setter("set_new_velocities", C.rvo_world_set_new_velocities)
+
+-- performance: zero-copy views, a `const float *` into the world (x of agent
+-- k, 0-based in world order, at [2k], y at [2k + 1]); valid until the next
+-- step, integrate, add_agent or remove_agent. Reading past 2 * agent_count
+-- floats is undefined (it is a raw pointer).
+local function view(fn, get)
+    return function(self)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, fn) end
+        return get(w)
+    end
+end
+methods.positions_view = view("positions_view", C.rvo_world_positions_view)
+methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 
 ---------------------------------------------------------------------------
 -- Obstacles.

@@ -1024,6 +1024,81 @@ static int l_set_new_velocities(lua_State *L)
     return bulk_set(L, "set_new_velocities", rvo_world_set_new_velocities);
 }
 
+/* ---- performance: zero-copy views --------------------------------------
+ * world:positions_view() / velocities_view(): a read-only view v of the
+ * world's array, v[2k] and v[2k + 1] (0-based, world order) the x and y of
+ * agent k, #v = 2 * agent_count. Each read goes to the world's current
+ * array (nothing is copied), so the view is always safe; LuaJIT's views are
+ * raw pointers, valid until the next step, add_agent or remove_agent. */
+#define VIEW_NAME "rvo.view"
+
+typedef struct lview {
+    int velocities; /* 0: positions, 1: velocities */
+} lview;
+
+static const float *view_data(lua_State *L, int32_t *count)
+{
+    lview *v = (lview *)luaL_checkudata(L, 1, VIEW_NAME);
+    lworld *lw;
+    lua_getiuservalue(L, 1, 1);
+    lw = (lworld *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (lw == NULL || lw->w == NULL) {
+        luaL_error(L, "attempt to use a destroyed " WORLD_NAME);
+    }
+    *count = rvo_world_agent_count(lw->w);
+    return v->velocities ? rvo_world_velocities_view(lw->w) : rvo_world_positions_view(lw->w);
+}
+
+static int l_view_index(lua_State *L)
+{
+    int32_t count;
+    const float *data = view_data(L, &count);
+    int isnum;
+    lua_Integer k = lua_tointegerx(L, 2, &isnum);
+    if (!isnum || lua_type(L, 2) != LUA_TNUMBER || k < 0 || k >= 2 * (lua_Integer)count || data == NULL) {
+        lua_pushnil(L);
+    } else {
+        lua_pushnumber(L, (lua_Number)data[k]);
+    }
+    return 1;
+}
+
+static int l_view_len(lua_State *L)
+{
+    int32_t count;
+    view_data(L, &count);
+    lua_pushinteger(L, 2 * (lua_Integer)count);
+    return 1;
+}
+
+static int make_view(lua_State *L, const char *fn, int velocities)
+{
+    lview *v;
+    check_world(L, fn);
+    v = (lview *)lua_newuserdatauv(L, sizeof *v, 1);
+    v->velocities = velocities;
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1); /* the view keeps its world alive */
+    if (luaL_newmetatable(L, VIEW_NAME)) {
+        lua_pushcfunction(L, l_view_index);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, l_view_len);
+        lua_setfield(L, -2, "__len");
+    }
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int l_positions_view(lua_State *L)
+{
+    return make_view(L, "positions_view", 0);
+}
+static int l_velocities_view(lua_State *L)
+{
+    return make_view(L, "velocities_view", 1);
+}
+
 /* ---- obstacles -------------------------------------------------------- */
 
 static const char *const obstacle_fields[] = {"closed", NULL};
@@ -1342,6 +1417,8 @@ static const luaL_Reg world_methods[] = {
     {"new_velocities", l_new_velocities},
     {"set_pref_velocities", l_set_pref_velocities},
     {"set_new_velocities", l_set_new_velocities},
+    {"positions_view", l_positions_view}, /* performance: zero-copy views */
+    {"velocities_view", l_velocities_view},
     {"add_obstacle", l_add_obstacle},
     {"remove_obstacle", l_remove_obstacle},
     {"obstacle_count", l_obstacle_count},

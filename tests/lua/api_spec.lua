@@ -27,6 +27,8 @@ local METHODS = {
     "rvo2_compat", "set_rvo2_compat",
     -- debug view (orca_lines_spec)
     "orca_lines",
+    -- performance: zero-copy views (perf_spec)
+    "positions_view", "velocities_view",
 }
 
 describe("rvo module", function()

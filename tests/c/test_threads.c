@@ -1,0 +1,231 @@
+/* Threads and the host task hook: bit-identical results on 1 and 2 pool
+ * threads and through hooks that split, reorder and thread the work;
+ * misuse of the hook; no allocation inside a step. */
+#include "check.h"
+#include "rvo.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- hosts ---------------------------------------------------------------- */
+
+typedef struct host {
+    int mode;        /* 0 inline, 1 reversed small ranges, 2 two threads, 3 bad worker, 4 skip a range */
+    int workers;
+    int enqueued, finished;
+    int32_t last_min_range;
+} host;
+
+typedef struct slice {
+    rvo_task_fn *fn;
+    void *ctx;
+    int32_t begin, end;
+    uint32_t worker;
+} slice;
+
+static void *run_slice(void *p) {
+    slice *s = p;
+    s->fn(s->begin, s->end, s->worker, s->ctx);
+    return NULL;
+}
+
+static void *enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, void *ctx, void *user) {
+    host *h = user;
+    h->enqueued++;
+    h->last_min_range = min_range;
+    switch (h->mode) {
+    case 0: /* everything inline, at once: no handle */
+        fn(0, count, 0, ctx);
+        return NULL;
+    case 1: /* ranges of 7, last first, worker varying */
+        for (int32_t end = count; end > 0; end -= 7) {
+            const int32_t begin = end > 7 ? end - 7 : 0;
+            fn(begin, end, (uint32_t)((end / 7) % h->workers), ctx);
+        }
+        return h;
+    case 2: { /* two real threads, one half each */
+        slice a = {fn, ctx, 0, count / 2, 0}, b = {fn, ctx, count / 2, count, 1};
+        pthread_t t;
+        const int started = pthread_create(&t, NULL, run_slice, &b) == 0;
+        run_slice(&a);
+        if (started)
+            pthread_join(t, NULL);
+        else
+            run_slice(&b);
+        return h;
+    }
+    case 3: /* a worker index beyond the def's threads */
+        fn(0, count, (uint32_t)h->workers, ctx);
+        return h;
+    default: /* forgets the first agent */
+        if (count > 1) fn(1, count, 0, ctx);
+        return h;
+    }
+}
+
+static void finish(void *task, void *user) {
+    host *h = user;
+    CHECK(task == h);
+    h->finished++;
+}
+
+/* ---- a crossing with obstacles, hashed --------------------------------------- */
+
+static uint64_t hash_world(const rvo_world *w) {
+    const int32_t n = rvo_world_agent_count(w);
+    const float *p = rvo_world_positions_view(w), *v = rvo_world_velocities_view(w);
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t k = 0; k < 2 * n; ++k) {
+        uint32_t a, b;
+        memcpy(&a, &p[k], 4);
+        memcpy(&b, &v[k], 4);
+        h = (h ^ a) * 1099511628211ull;
+        h = (h ^ b) * 1099511628211ull;
+    }
+    return h;
+}
+
+typedef struct counter {
+    long calls;
+} counter;
+
+static void *counting(void *user, void *ptr, size_t old_size, size_t new_size) {
+    counter *c = user;
+    c->calls++;
+    (void)old_size;
+    if (new_size == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, new_size);
+}
+
+/* n agents crossing a square with a pillar for steps steps; compat selects
+ * RVO2 mode. Returns the hash of positions and velocities. */
+static uint64_t crossing(int threads, host *h, int n, int steps, bool compat, long *step_allocs) {
+    counter c = {0};
+    rvo_world_def wd = rvo_default_world_def();
+    wd.threads = threads;
+    wd.time_step = 0.25f;
+    wd.agent.radius = 1.0f;
+    wd.agent.neighbor_dist = 8.0f;
+    wd.alloc = counting;
+    wd.alloc_user = &c;
+    if (h) {
+        wd.enqueue_task = enqueue;
+        wd.finish_task = finish;
+        wd.task_user = h;
+    }
+    rvo_world *w = rvo_world_create(&wd);
+    CHECK(w != NULL);
+    if (!w) return 0;
+    rvo_world_set_rvo2_compat(w, compat);
+    const float pillar[] = {-3, -3, 3, -3, 3, 3, -3, 3};
+    rvo_world_add_obstacle(w, pillar, 4, true);
+    unsigned seed = 11;
+    float *goal = malloc(sizeof(float) * 2 * (size_t)n), *pref = malloc(sizeof(float) * 2 * (size_t)n);
+    const float side = sqrtf((float)n) * 4.0f;
+    for (int i = 0; i < n; ++i) {
+        float xy[4];
+        for (int k = 0; k < 4; ++k) {
+            seed = seed * 1103515245u + 12345u;
+            xy[k] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * side;
+        }
+        if (fabsf(xy[0]) < 5 && fabsf(xy[1]) < 5) xy[0] += 10;
+        rvo_world_add_agent(w, xy[0], xy[1], NULL);
+        goal[2 * i] = xy[2];
+        goal[2 * i + 1] = xy[3];
+    }
+    long before = 0;
+    for (int s = 0; s < steps; ++s) {
+        if (s == 2) before = c.calls; /* scratch and grids are sized by now */
+        const float *p = rvo_world_positions_view(w);
+        for (int i = 0; i < n; ++i) {
+            float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
+            const float d = sqrtf(dx * dx + dy * dy);
+            if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
+            pref[2 * i] = dx;
+            pref[2 * i + 1] = dy;
+        }
+        CHECK(rvo_world_set_pref_velocities(w, pref, n) == RVO_OK);
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+    }
+    if (step_allocs) *step_allocs = c.calls - before;
+    const uint64_t hash = hash_world(w);
+    rvo_world_destroy(w);
+    free(goal);
+    free(pref);
+    return hash;
+}
+
+int main(void) {
+    /* The def's task fields: both or neither. */
+    rvo_world_def wd = rvo_default_world_def();
+    wd.enqueue_task = enqueue;
+    CHECK(rvo_world_def_check(&wd) != NULL);
+    CHECK(rvo_world_create(&wd) == NULL);
+    wd.enqueue_task = NULL;
+    wd.finish_task = finish;
+    CHECK(rvo_world_def_check(&wd) != NULL && strstr(rvo_world_def_check(&wd), "enqueue_task") != NULL);
+    wd.finish_task = NULL;
+    CHECK(rvo_world_def_check(&wd) == NULL);
+
+    for (int compat = 0; compat < 2; ++compat) {
+        const int n = 700, steps = 60;
+        long allocs1 = -1, allocs2 = -1;
+        const uint64_t h1 = crossing(1, NULL, n, steps, compat, &allocs1);
+        const uint64_t h2 = crossing(2, NULL, n, steps, compat, &allocs2);
+        host inline_host = {0, 1, 0, 0, 0}, reversed = {1, 3, 0, 0, 0}, threaded = {2, 2, 0, 0, 0};
+        long allocs_hook = -1;
+        const uint64_t hi = crossing(1, &inline_host, n, steps, compat, NULL);
+        const uint64_t hr = crossing(3, &reversed, n, steps, compat, NULL);
+        const uint64_t ht = crossing(2, &threaded, n, steps, compat, &allocs_hook);
+        printf("%s: 1 thread %016llx, 2 threads %016llx, hooks %016llx %016llx %016llx\n",
+               compat ? "rvo2_compat" : "default", (unsigned long long)h1, (unsigned long long)h2,
+               (unsigned long long)hi, (unsigned long long)hr, (unsigned long long)ht);
+        CHECK(h1 == h2);
+        CHECK(h1 == hi);
+        CHECK(h1 == hr);
+        CHECK(h1 == ht);
+        /* the hooks were used, once per solve at least, and finished */
+        CHECK(inline_host.enqueued >= steps && inline_host.finished == 0);
+        CHECK(reversed.enqueued >= steps && reversed.finished == reversed.enqueued);
+        CHECK(threaded.enqueued >= steps && threaded.finished == threaded.enqueued);
+        CHECK(threaded.last_min_range > 0);
+        /* no allocation in a step once the world has settled */
+        printf("allocations in steps 2..%d: 1 thread %ld, 2 threads %ld, hook %ld\n", steps, allocs1, allocs2,
+               allocs_hook);
+        if (compat) {
+            CHECK(allocs1 == 0);
+            CHECK(allocs2 == 0);
+            CHECK(allocs_hook == 0);
+        } else {
+            /* the overlap pass (separate.c) grows its candidate list by
+             * doubling as the crowd gets denser: a few growths at most */
+            CHECK(allocs1 <= 2);
+            CHECK(allocs2 <= 2);
+            CHECK(allocs_hook <= 2);
+        }
+    }
+
+    /* A host that breaks the contract gets an error, not a crash. */
+    for (int mode = 3; mode <= 4; ++mode) {
+        host bad = {mode, 2, 0, 0, 0};
+        rvo_world_def d = rvo_default_world_def();
+        d.threads = 2;
+        d.enqueue_task = enqueue;
+        d.finish_task = finish;
+        d.task_user = &bad;
+        rvo_world *w = rvo_world_create(&d);
+        for (int i = 0; i < 10; ++i) rvo_world_add_agent(w, (float)i * 3.0f, 0.0f, NULL);
+        CHECK(rvo_world_solve(w, 0.1f) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);
+        CHECK(!rvo_world_is_solved(w));
+        CHECK(rvo_world_integrate(w, 0.1f) == RVO_ERR_PHASE);
+        bad.mode = 0; /* a good host again: the world works */
+        CHECK(rvo_world_step(w, 0.1f) == RVO_OK);
+        rvo_world_destroy(w);
+    }
+    return check_finish("threads");
+}
