@@ -5,7 +5,9 @@
 -- left and right edges of its body. Both clear: it heads straight for the
 -- ring. Blocked: it casts five rays from its centre, at the target
 -- direction and turned by ±45° and ±90°, and steers along the one with the
--- longest free distance. Obstacles, units holding the ring, the target and
+-- longest free distance (ties: toward the widest gap between holders; a
+-- unit stalled for a second tries the other way). Obstacles, units holding
+-- the ring, the target and
 -- other agents block rays; fellow units still approaching do not (ORCA
 -- keeps them apart).
 -- Phase 2, on the ring: once inside the attack band
@@ -39,6 +41,7 @@ local atan2 = math.atan2 or math.atan -- LuaJIT / Lua 5.4
 local TWO_PI = 2 * math.pi
 local HALF_SQRT2 = sqrt(0.5)
 local CLEAR_BODIES = 1
+local STALL_TIME = 1 -- seconds nearly still before a blocked unit tries the other side
 
 local Surround = {}
 Surround.__index = Surround
@@ -101,7 +104,8 @@ function surround.new(world, opts)
         table.sort(unknown)
         error(format("bad argument #2 to 'new' (unknown option '%s')", unknown[1]), 2)
     end
-    local self = setmetatable({ world = world, units = {}, phase_of = {}, holders = {} }, Surround)
+    local self = setmetatable({ world = world, units = {}, phase_of = {}, holders = {}, stalled = {},
+        flip_until = {}, clock = 0 }, Surround)
     if opts.target == nil then
         error("bad argument #2 to 'new' (target is required: an agent id or a point {x, y})", 2)
     end
@@ -185,7 +189,7 @@ end
 function Surround:remove(id)
     check_self(self, "remove")
     if self.phase_of[id] then
-        self.phase_of[id] = nil
+        self.phase_of[id], self.stalled[id], self.flip_until[id] = nil, nil, nil
         for i = #self.units, 1, -1 do
             if self.units[i] == id then table.remove(self.units, i) end
         end
@@ -257,6 +261,14 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
         -- counter-clockwise around the target is to the unit's right
         side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
     end
+    -- Stalled (two units heading into each other for the same gap): try the
+    -- other way for a while.
+    local vx, vy = world:velocity(id)
+    local stalled = (self.stalled[id] or 0)
+    if vx * vx + vy * vy < (0.1 * speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
+    self.stalled[id] = stalled
+    if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
+    if (self.flip_until[id] or -1) > self.clock then side = -side end
     local c = HALF_SQRT2
     local sx, sy = -uy * side, ux * side -- the unit's side
     local dirs = {
@@ -298,7 +310,7 @@ function Surround:before_solve(dt)
     -- drop removed agents
     for i = #units, 1, -1 do
         if not world:is_valid(units[i]) then
-            phase[units[i]] = nil
+            phase[units[i]], self.stalled[units[i]], self.flip_until[units[i]] = nil, nil, nil
             table.remove(units, i)
         end
     end
@@ -314,6 +326,7 @@ function Surround:before_solve(dt)
         if self.hold then
             if phase[id] == "approach" and d >= r_attack - tol and d <= r_attack then
                 phase[id] = "hold"
+                self.stalled[id], self.flip_until[id] = nil, nil
             elseif phase[id] == "hold" and (d > r_attack + tol or d < r_attack - 2 * tol) then
                 phase[id] = "approach"
             end
@@ -386,6 +399,7 @@ function Surround:before_solve(dt)
         end
     end
     self.frame = { tx = tx, ty = ty, tvx = tvx, tvy = tvy, pos = pos, dt = dt }
+    self.clock = self.clock + dt
 end
 
 -- Whether a disc of the given radius can move by (vx, vy) * dt without
