@@ -303,6 +303,34 @@ function World:is_locked(id) end
 ---@return integer? count
 function World:avoiding(tolerance, buf) end
 
+-- Stall events (rvo.unstick escalates on them) ---------------------------------
+
+---An agent stalls while it moves along its preferred velocity at less than
+---progress x its preferred speed; it counts as stalled once that lasted
+---min_time. Defaults 0.1 and 1 s.
+---@param progress number in [0, 1]
+---@param min_time number [s], finite, >= 0
+function World:set_stall_threshold(progress, min_time) end
+
+---@return number progress
+---@return number min_time [s]
+function World:stall_threshold() end
+
+---The stalled agents in agent order and their stall times [s]. Without
+---tables: ids, times and the count; with them: fills them (times only when
+---given) and returns the count.
+---@param ids? rvo.AgentId[]
+---@param times? number[]
+---@return rvo.AgentId[]|integer ids_or_count
+---@return number[]? times
+---@return integer? count
+function World:stalled(ids, times) end
+
+---How long [s] agent id has been stalling (0 while it makes progress).
+---@param id rvo.AgentId
+---@return number
+function World:stall_time(id) end
+
 -- Bulk access, in the world's agent order (world:ids()) ------------------------
 
 ---All agent ids. Without buf: the list and its count; with buf: the count.
@@ -575,5 +603,193 @@ function render.svg(run, opts) end
 ---@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer}
 ---@return rvo.SvgDoc
 function render.animated_svg(run, opts) end
+
+-- Behaviour modules ----------------------------------------------------------
+
+---A reproducible generator (same numbers on Lua 5.4 and LuaJIT).
+---@class rvo.Rng
+local Rng = {}
+
+---@class rvo.Jitter
+local Jitter = {}
+
+---@class rvo.jitter
+local jitter = {}
+
+---A generator of its own.
+---@param seed integer 0..2^53-1
+---@return rvo.Rng
+function jitter.rng(seed) end
+
+---A steerer: preferred velocities toward goals with a small sideways nudge.
+---@param opts? {seed?: integer, rng?: rvo.Rng|fun(): number, amount?: number, slow_radius?: number}
+---@return rvo.Jitter
+function jitter.new(opts) end
+
+---Sets the preferred velocity of id toward (gx, gy) at speed (default its
+---max_speed), turned sideways by at most `amount`; returns the distance left.
+---@param world rvo.World
+---@param id rvo.AgentId
+---@param gx number
+---@param gy number
+---@param speed? number [m/s]
+---@return number distance [m]
+function Jitter:steer(world, id, gx, gy, speed) end
+
+---The next number of this steerer's generator, in (0, 1).
+---@return number
+function Jitter:next() end
+
+---A number in (0, 1).
+---@return number
+function Rng:next() end
+---A number in (lo, hi).
+---@param lo number
+---@param hi number
+---@return number
+function Rng:uniform(lo, hi) end
+---An integer in lo..hi.
+---@param lo integer
+---@param hi integer
+---@return integer
+function Rng:integer(lo, hi) end
+---The state as two numbers.
+---@return number s1, number s2
+function Rng:state() end
+---@param s1 number
+---@param s2 number
+function Rng:set_state(s1, s2) end
+
+---Named avoidance groups over the core's groups/mask bits.
+---@class rvo.Groups
+local Groups = {}
+
+---@class rvo.groups
+local groups = {}
+
+---A registry for one world; names: groups to define now (bits 1, 2, ...).
+---@param world rvo.World
+---@param names? string[]
+---@return rvo.Groups
+function groups.new(world, names) end
+
+---Defines a group; returns its bit (1..32).
+---@param name string
+---@param bit? integer
+---@return integer
+function Groups:define(name, bit) end
+---@param name string
+---@return integer?
+function Groups:bit(name) end
+---The groups value of a set of groups.
+---@param ... string
+---@return integer
+function Groups:value(...) end
+---The mask of an agent in these groups.
+---@param ... string
+---@return integer
+function Groups:mask_of(...) end
+---Members of a avoid members of b (the default).
+---@param a string
+---@param b string
+function Groups:avoids(a, b) end
+---Members of a walk through members of b.
+---@param a string
+---@param b string
+function Groups:ignores(a, b) end
+---@param a string
+---@param b string
+---@return "avoids"|"ignores"
+function Groups:relation(a, b) end
+---Makes the agent a member of exactly these groups.
+---@param id rvo.AgentId
+---@param ... string
+function Groups:set(id, ...) end
+---@param id rvo.AgentId
+---@param name string
+function Groups:join(id, name) end
+---@param id rvo.AgentId
+---@param name string
+function Groups:leave(id, name) end
+---@param id rvo.AgentId
+---@param name string
+---@return boolean
+function Groups:is_member(id, name) end
+---@param id rvo.AgentId
+---@return string[]
+function Groups:groups_of(id) end
+---@param name string
+---@return rvo.AgentId[]
+function Groups:members(name) end
+---Stops managing an agent (its bits stay).
+---@param id rvo.AgentId
+function Groups:forget(id) end
+
+---Unreal's lock-after-avoid / lock-after-clean timers.
+---@class rvo.Locks
+local Locks = {}
+
+---@class rvo.locks
+local locks = {}
+
+---@param world rvo.World
+---@param opts? {after_avoid?: number, after_clean?: number, tolerance?: number, release_on_change?: number}
+---@return rvo.Locks
+function locks.new(world, opts) end
+
+---Advances the timers by dt [s] and unlocks the expired.
+---@param dt number
+function Locks:update(dt) end
+---Between solve and integrate: locks every unlocked agent to its new
+---velocity; returns the number locked for avoiding.
+---@return integer
+function Locks:after_solve() end
+---update(dt), world:solve(dt), after_solve(), world:integrate(dt).
+---@param dt? number
+function Locks:step(dt) end
+---@param id rvo.AgentId
+---@return number seconds
+function Locks:time_left(id) end
+---@param id rvo.AgentId
+function Locks:release(id) end
+function Locks:release_all() end
+
+---The two-phase surround attack (probe rays, then holding the ring).
+---@class rvo.Surround
+local Surround = {}
+
+---@class rvo.surround
+local surround = {}
+
+---@param world rvo.World
+---@param opts {target: rvo.AgentId|number[], attack_radius?: number, tolerance?: number, probe_length?: number, spread?: boolean, spread_speed?: number, hold?: boolean, probes?: boolean}
+---@return rvo.Surround
+function surround.new(world, opts) end
+
+---An agent id, or a point x, y with an optional velocity.
+---@param x rvo.AgentId|number
+---@param y? number
+---@param vx? number
+---@param vy? number
+function Surround:set_target(x, y, vx, vy) end
+---@return number x, number y, number vx, number vy
+function Surround:target() end
+---@param id rvo.AgentId
+function Surround:add(id) end
+---@param id rvo.AgentId
+function Surround:remove(id) end
+---@param id rvo.AgentId
+---@return "approach"|"hold"|nil
+function Surround:phase(id) end
+---@return rvo.AgentId[]
+function Surround:unit_ids() end
+---Sets every unit's preferred velocity.
+---@param dt? number
+function Surround:before_solve(dt) end
+---Between solve and integrate: the tangential projection of the holders.
+function Surround:after_solve() end
+---before_solve(dt), world:solve(dt), after_solve(), world:integrate(dt).
+---@param dt? number
+function Surround:step(dt) end
 
 return rvo

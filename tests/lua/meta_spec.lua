@@ -1,5 +1,6 @@
 -- docs/rvo.meta.lua (LuaLS definitions) declares every method a world has
--- and every function the modules export, on whichever runtime runs this.
+-- and every function the modules export (rvo, trace, svg, render, jitter,
+-- groups, locks, surround), on whichever runtime runs this.
 local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
 local rvo = require("rvo")
 
@@ -62,5 +63,16 @@ describe("docs/rvo.meta.lua", function()
         assert.are.equal("", missing(function_keys(require("rvo.svg")), declared("svg.")))
         assert.are.equal("", missing(function_keys(require("rvo.svg").Doc), declared("SvgDoc:")))
         assert.are.equal("", missing(function_keys(require("rvo.render")), declared("render.")))
+    end)
+
+    it("declares every function of the behaviour modules", function()
+        for _, m in ipairs { { "jitter", "Jitter" }, { "groups", "Groups" }, { "locks", "Locks" },
+            { "surround", "Surround" } } do
+            local mod = require("rvo." .. m[1])
+            assert.are.equal("", missing(function_keys(mod), declared(m[1] .. ".")))
+            assert.are.equal("", missing(function_keys(mod[m[2]]), declared(m[2] .. ":")))
+        end
+        local rng = require("rvo.jitter").rng(1)
+        assert.are.equal("", missing(function_keys(getmetatable(rng).__index), declared("Rng:")))
     end)
 end)
