@@ -73,7 +73,7 @@ local function lcg(seed)
     end
 end
 
---- Runs the scenario. opts: agents (200), max_steps (4000), check_every
+--- Runs the scenario. opts: agents (200), max_steps (4000), seed (12345), check_every
 -- (steps between walkable-area checks, 5), record (a rvo.trace is kept),
 -- obj (path of the level). Returns a report table.
 local function run(opts)
@@ -96,7 +96,7 @@ local function run(opts)
 
     -- West agents start in rooms A (north) and B (south), east agents in
     -- room C; each walks to a spot on the other side.
-    local rnd = lcg(12345)
+    local rnd = lcg(opts.seed or 12345)
     local ids, goals = {}, {}
     local half = math.floor(n_agents / 2)
     local function grid(k, count, x0, y0, x1, y1)
@@ -149,7 +149,6 @@ local function run(opts)
     local outside, worst = 0, math.huge
     local steps = 0
     local t0 = os.clock()
-    local walking = n_agents
     local function check()
         for i = 1, n_agents do
             local x, y = world:position(ids[i])
@@ -160,8 +159,7 @@ local function run(opts)
     end
     check()
     while steps < max_steps do
-        walking = f:update()
-        if walking == 0 then break end
+        if f:update() == 0 then break end
         world:step()
         steps = steps + 1
         if tr then tr:record() end
@@ -175,7 +173,8 @@ local function run(opts)
     end
     if tr then tr:finish() end
     return {
-        world = world, walk = walk, walls = walls, loops = loops, holes = holes, trace = tr, follower = f, ids = ids, goals = goals,
+        world = world, walk = walk, walls = walls, loops = loops, holes = holes, trace = tr, follower = f,
+        ids = ids, goals = goals,
         agents = n_agents, steps = steps, arrived = arrived, outside = outside, worst_clearance = worst,
         radius = radius, repaths = f.repaths, obstacles = #obstacle_ids, seconds = seconds,
     }

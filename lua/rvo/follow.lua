@@ -10,8 +10,9 @@
 --   if f:arrived(id) then ... end
 --
 -- Per agent and frame: the target is the current corner; it advances to the
--- next one when the agent comes within corner_dist of it, or as soon as the
--- next corner is in sight (world:line_of_sight past the world's obstacles).
+-- next one when the agent comes within corner_dist of it (and the next one
+-- is in plain sight), or as soon as the next corner is in sight for its
+-- disc (world:line_of_sight past the world's obstacles).
 -- Towards the last corner the speed ramps down over slow_dist and the agent
 -- stops within arrive_dist (or near it, once it stops getting closer). With a mesh, an agent whose target went out of
 -- sight (the crowd pushed it round a door jamb) or that was pushed farther
@@ -57,7 +58,8 @@ end
 --                disc of this radius [m] (default: the agent's radius)
 --   speed        walking speed [m/s] (default: each agent's max_speed)
 --   bias         sideways part of the preferred velocity, to the right, as a
---                fraction of the speed (0.1): agents meeting head-on pass
+--                fraction of the speed (0.1): agents meeting head-on pass (left
+--                out where it would steer into an obstacle within 1 m)
 function follow.new(world, opts)
     local rvo = require("rvo")
     if not rvo.is_world(world) then
@@ -218,14 +220,16 @@ local function steer(self, id, st)
             end
         end
     end
-    -- advance past corners that are reached, or whose successor is already
-    -- in sight (the agent was pushed or cut the corner)
+    -- advance past corners that are reached (and the next one is at least
+    -- in plain sight: a door jamb is rounded, not cut), or whose successor
+    -- is in sight for the agent's disc (it was pushed or cut the corner)
     local clear = self.clearance or world:radius(id)
     while st.k < last do
         local cx, cy = path[2 * st.k - 1], path[2 * st.k]
         local dx, dy = cx - x, cy - y
-        if dx * dx + dy * dy <= self.corner_dist * self.corner_dist or
-            world:line_of_sight(x, y, path[2 * st.k + 1], path[2 * st.k + 2], clear) then
+        local nx, ny = path[2 * st.k + 1], path[2 * st.k + 2]
+        local near = dx * dx + dy * dy <= self.corner_dist * self.corner_dist
+        if (near and world:line_of_sight(x, y, nx, ny, 0)) or world:line_of_sight(x, y, nx, ny, clear) then
             st.k = st.k + 1
         else
             break
@@ -268,8 +272,14 @@ local function steer(self, id, st)
     end
     if d > 0 then
         -- keep a little to the right: two agents meeting head-on (whose
-        -- symmetric preferences would deadlock ORCA) pass each other
+        -- symmetric preferences would deadlock ORCA) pass each other; but
+        -- not into a wall or a door jamb (look 1 m ahead)
         local s, b = speed / d, self.bias * speed / d
+        if b > 0 then
+            local ux, uy = dx / d + dy * self.bias / d, dy / d - dx * self.bias / d
+            local look = d < 1 and d or 1
+            if not world:line_of_sight(x, y, x + ux * look, y + uy * look, 0.9 * clear) then b = 0 end
+        end
         world:set_pref_velocity(id, dx * s + dy * b, dy * s - dx * b)
     else
         world:set_pref_velocity(id, 0, 0)

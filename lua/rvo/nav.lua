@@ -388,7 +388,8 @@ local BUILD_OPTIONS = {
 function nav.build(def)
     local fn = "build"
     if not nav.has_navmesh then
-        error("build: navmesh building is not available (librvo_nav was built without Recast/Detour: install librecast-dev)", 2)
+        error("build: navmesh building is not available "
+            .. "(librvo_nav was built without Recast/Detour: install librecast-dev)", 2)
     end
     if type(def) ~= "table" then argfail(fn, 1, "table expected, got " .. type_name(def), 2) end
     local opts = {}
@@ -504,7 +505,9 @@ end
 -- nav.outline returns them. opts.epsilon defaults to 1e-3.
 function Mesh:boundary(opts)
     check_self(self, "boundary")
-    if opts ~= nil and type(opts) ~= "table" then argfail("boundary", 1, "table expected, got " .. type_name(opts), 2) end
+    if opts ~= nil and type(opts) ~= "table" then
+        argfail("boundary", 1, "table expected, got " .. type_name(opts), 2)
+    end
     local why = opts and check_options(opts, { epsilon = "number" })
     if why then argfail("boundary", 1, why, 2) end
     local xy, polys, nvp = self:polys()

@@ -14,6 +14,14 @@ local format, tonumber, floor = string.format, tonumber, math.floor
 
 local obj = {}
 
+-- A decimal number (tonumber alone differs between runtimes on "nan",
+-- "inf" and hex).
+local function number(s)
+    if s and s:match("^[+-]?%d*%.?%d*[eE]?[+-]?%d*$") and s:match("%d") then
+        return tonumber(s)
+    end
+end
+
 local function fail(name, line, why, level)
     error(format("load_obj: %s:%d: %s", name, line, why), level + 1)
 end
@@ -30,7 +38,7 @@ local function parse(text, name, level)
         local kw, rest = line:match("^%s*(%S+)%s*(.-)%s*$")
         if kw == "v" then
             local x, y, z = rest:match("^(%S+)%s+(%S+)%s+(%S+)")
-            x, y, z = tonumber(x), tonumber(y), tonumber(z)
+            x, y, z = number(x), number(y), number(z)
             if not (x and y and z) then
                 fail(name, lineno, "a vertex needs three numbers", level + 1)
             end
@@ -43,7 +51,8 @@ local function parse(text, name, level)
         elseif kw == "f" then
             local idx = {}
             for tok in rest:gmatch("%S+") do
-                local i = tonumber(tok:match("^([^/]*)"))
+                local ref = tok:match("^([^/]*)")
+                local i = ref:match("^[+-]?%d+$") and tonumber(ref)
                 if not i or floor(i) ~= i or i == 0 then
                     fail(name, lineno, format("bad vertex reference '%s'", tok), level + 1)
                 end
