@@ -110,14 +110,17 @@ int main(int argc, char **argv) {
         set_prefs(&s);
         rvo_world_step(s.w, 0);
     }
-    const double t0 = now_ms();
+    const bool cpu = threads == 1;
+    const double t0 = cpu ? cpu_ms() : now_ms();
     for (int k = 0; k < steps; ++k) {
         set_prefs(&s);
         rvo_world_step(s.w, 0);
     }
-    const double ms = steps > 0 ? (now_ms() - t0) / steps : 0.0;
-    printf("%s,%d,%d,%s,%.4f,%.4f,%.0f,%s%s%s\n", name, n, threads, hook ? "c-hook" : "c", ms,
-           ms * 1000.0 / n, (double)mem.peak / n, mode, solver ? "-" : "", solver ? solver : "");
+    const bool other_solver = solver && strcmp(solver, "orca") != 0; /* named in the mode column */
+    const double ms = steps > 0 ? ((cpu ? cpu_ms() : now_ms()) - t0) / steps : 0.0;
+    printf("%s,%d,%d,%s,%.4f,%.4f,%.0f,%s%s%s,%s,,\n", name, n, threads, hook ? "c-hook" : "c", ms,
+           ms * 1000.0 / n, (double)mem.peak / n, mode, other_solver ? "-" : "", other_solver ? solver : "",
+           cpu ? "cpu" : "wall");
     free_scene(&s);
     return 0;
 }

@@ -15,7 +15,7 @@
 --
 -- Prints one CSV line:
 --   scenario,n,threads,runtime,ms_per_step,us_per_agent_step,bytes_per_agent,
---   mode,api_pct,script_pct
+--   mode,clock,api_pct,script_pct
 -- runtime is <interpreter>-<style>; ms_per_step is the whole frame (script and
 -- step); api_pct is the time spent inside the rvo calls that move the data
 -- (position/set_pref_velocity or the bulk calls) as a percentage of the time
@@ -50,6 +50,8 @@ if mode ~= "default" and mode ~= "plain" then usage("unknown mode " .. mode) end
 ---------------------------------------------------------------------------
 -- Clocks: wall time for the run, CPU time (one thread) for the parts.
 
+-- One thread: the process' CPU time (fair on a shared machine; time spent
+-- waiting for a core is not counted). More threads: wall time.
 local wall
 if ffi then
     ffi.cdef [[
@@ -57,16 +59,35 @@ if ffi then
     int clock_gettime(int clk, rvo_bench_timespec *ts);
     ]]
     local ts = ffi.new("rvo_bench_timespec")
+    local which = threads == 1 and 2 or 1 -- CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC
     wall = function()
-        ffi.C.clock_gettime(1, ts) -- CLOCK_MONOTONIC
+        ffi.C.clock_gettime(which, ts)
         return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
     end
+elseif threads == 1 then
+    wall = os.clock
 else
-    wall = function()
+    -- Lua 5.4 has no wall clock finer than a second: ask date(1), and take
+    -- off the time one such call adds between two readings.
+    local function date()
         local p = io.popen("date +%s.%N")
         local s = p:read("*l")
         p:close()
         return tonumber(s)
+    end
+    local popen_cost = math.huge -- the least of a few: never take off too much
+    for _ = 1, 3 do
+        local a = date()
+        popen_cost = math.min(popen_cost, date() - a)
+    end
+    local first = true
+    wall = function()
+        local t = date()
+        if first then
+            first = false
+            return t
+        end
+        return t - popen_cost
     end
 end
 local clock = os.clock
@@ -256,11 +277,13 @@ for _ = 1, steps do
     stepped = stepped + (t2 - t1)
 end
 local total = wall() - w0
+-- (date(1)'s cost varies on a loaded machine: never below the script's share)
+if total < script then total = script + stepped / threads end
 local ms = total * 1000 / steps
 -- With threads > 1, CPU time in step overstates its wall time: take the
 -- step's wall share as the total minus the (one-threaded) script part.
 local step_time = threads > 1 and math.max(total - script, 1e-9) or stepped
 local bytes = (rss_bytes() - rss0) / n
-io.write(string.format("%s,%d,%d,%s-%s,%.4f,%.4f,%.0f,%s,%.1f,%.1f\n", scenario, n, threads, interp, style, ms,
-    ms * 1000 / n, bytes, mode, 100 * api / step_time, 100 * script / step_time))
+io.write(string.format("%s,%d,%d,%s-%s,%.4f,%.4f,%.0f,%s,%s,%.1f,%.1f\n", scenario, n, threads, interp, style, ms,
+    ms * 1000 / n, bytes, mode, threads == 1 and "cpu" or "wall", 100 * api / step_time, 100 * script / step_time))
 world:destroy()

@@ -36,6 +36,14 @@ static inline double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* CPU time of the process: on a shared machine the fair clock for one
+ * thread (time spent waiting for a core is not counted). */
+static inline double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 #define SCENE_PI 3.14159265358979323846
 #define PLAZA_SPACING 24.0
 #define PLAZA_PILLAR 4.0
