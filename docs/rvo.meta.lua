@@ -792,4 +792,203 @@ function Surround:after_solve() end
 ---@param dt? number
 function Surround:step(dt) end
 
+-- Navmesh: rvo.nav, rvo.follow, rvo.obj -------------------------------------
+-- Frames: the world is 2D (x, y); OBJ files and Recast are 3D with y up,
+-- mapped as world x = x, world y = z (height = y).
+
+---@class rvo.nav
+---@field has_navmesh boolean true when navmesh building (librvo_nav, Recast/Detour) is available; the outline functions always work
+---@field Mesh rvo.NavMesh the metatable of navmeshes
+local nav = {}
+
+---A Wavefront OBJ file as rvo.obj reads it (coordinates as in the file, y up).
+---@class rvo.ObjLevel
+---@field verts number[] {x1, y1, z1, x2, ...}
+---@field tris integer[] 1-based vertex indices, three per triangle (polygons become fans)
+---@field groups string[] group ("g"/"o") name of each triangle, "" when none
+
+---Options of rvo.nav.outline and nav.add_outline with a 2D mesh.
+---@class rvo.OutlineOptions
+---@field verts_per_poly? integer vertices per polygon in polys, 0 padding smaller ones (3..32, default 3)
+---@field epsilon? number closer vertices merge, T-junctions join, straight runs drop points [m] (default 1e-4)
+
+---The mesh and Recast's parameters for rvo.nav.build.
+---@class rvo.NavBuildDef
+---@field verts number[] {x1, y1, z1, ...} with y up, as an OBJ holds them
+---@field tris integer[] 1-based triangle indices; upward faces are walkable
+---@field cell_size? number voxel size [m] (> 0, default 0.3)
+---@field cell_height? number voxel height [m] (default 0.2)
+---@field agent_height? number [m] (default 2)
+---@field agent_radius? number the mesh keeps this far from walls [m] (default 0.6)
+---@field agent_max_climb? number highest step [m] (default 0.9)
+---@field agent_max_slope? number steepest walkable slope [degrees] (default 45)
+---@field region_min_size? number smaller regions are dropped [cells] (default 8)
+---@field region_merge_size? number smaller regions merge [cells] (default 20)
+---@field edge_max_len? number [m] (default 12)
+---@field edge_max_error? number [m] (default 1.3)
+---@field verts_per_poly? integer 3..6 (default 6)
+---@field detail_sample_dist? number (default 6)
+---@field detail_sample_max_error? number (default 1)
+---@field search_radius? number how far from the mesh a query point may lie [m] (> 0, default 2)
+
+---The outline of a 2D polygon mesh: loops ready for world:add_obstacle
+---(outer boundaries clockwise, holes counter-clockwise) and, for each,
+---whether it is a hole.
+---@param verts number[] {x1, y1, x2, y2, ...} (world frame)
+---@param polys integer[] flat 1-based vertex indices, verts_per_poly per polygon (0 pads)
+---@param opts? rvo.OutlineOptions
+---@return number[][] loops
+---@return boolean[] holes
+function nav.outline(verts, polys, opts) end
+
+---Adds the outline of a walkable mesh to a world as obstacles:
+---add_outline(world, verts, polys [, opts]) for a 2D mesh as nav.outline
+---takes it, or add_outline(world, mesh [, {epsilon = 1e-3}]) for a built
+---navmesh. Returns the obstacle ids (in loop order) and the holes list.
+---@overload fun(world: rvo.World, mesh: rvo.NavMesh, opts?: {epsilon?: number}): rvo.ObstacleId[], boolean[]
+---@param world rvo.World
+---@param verts number[] {x1, y1, ...} (world frame)
+---@param polys integer[]
+---@param opts? rvo.OutlineOptions
+---@return rvo.ObstacleId[] ids
+---@return boolean[] holes
+function nav.add_outline(world, verts, polys, opts) end
+
+---Builds a navmesh. Raises when nav.has_navmesh is false.
+---@param def rvo.NavBuildDef
+---@return rvo.NavMesh
+function nav.build(def) end
+
+---Reads a Wavefront OBJ file (see rvo.obj).
+---@param path string
+---@return rvo.ObjLevel
+function nav.load_obj(path) end
+
+---A navmesh built by rvo.nav.build (Recast/Detour). Queries speak the
+---world's 2D frame. Freed by the garbage collector or destroy().
+---@class rvo.NavMesh
+---@field search_radius number how far from the mesh a query point may lie [m]
+local NavMesh = {}
+
+---Path from (ax, ay) to (bx, by): its corners {x1, y1, ..., xn, yn} (the
+---first the start on the mesh, the last the goal) and whether the goal was
+---unreachable (the path then ends at the reachable point nearest to it).
+---nil and a message when the start or the goal is farther than
+---search_radius from the mesh.
+---@param ax number
+---@param ay number
+---@param bx number
+---@param by number
+---@return number[]? corners
+---@return boolean|string partial_or_message
+function NavMesh:find_path(ax, ay, bx, by) end
+
+---The point of the mesh nearest to (x, y) and its height, or nil when the
+---mesh is farther than search_radius.
+---@param x number
+---@param y number
+---@return number? x
+---@return number? y
+---@return number? height
+function NavMesh:nearest(x, y) end
+
+---The polygons: vertices {x1, y1, ...} (world frame), flat 1-based
+---indices (verts_per_poly each, 0 pads), verts_per_poly and the vertices'
+---heights.
+---@return number[] verts
+---@return integer[] polys
+---@return integer verts_per_poly
+---@return number[] heights
+function NavMesh:polys() end
+
+---The mesh's outline, as nav.outline returns it.
+---@param opts? {epsilon?: number} default epsilon 1e-3
+---@return number[][] loops
+---@return boolean[] holes
+function NavMesh:boundary(opts) end
+
+---Bounds of the walkable polygons (world frame).
+---@return number minx, number miny, number maxx, number maxy
+function NavMesh:bounds() end
+
+---Frees the mesh now (twice is fine); any other use afterwards raises.
+function NavMesh:destroy() end
+
+---@return boolean
+function NavMesh:is_destroyed() end
+
+---@class rvo.follow
+---@field Follower rvo.Follower the metatable of followers
+local follow = {}
+
+---A follower for world. Options (all optional): mesh (a navmesh, for
+---set_goal and repaths), corner_dist (1 m), arrive_dist (0.25 m), settle
+---(50 updates without getting closer within slow_dist also counts as
+---arrived; 0 = never), slow_dist (2 m), repath_dist (3 m; 0 = never),
+---repath_wait (10 updates), clearance (default: the agent's radius),
+---speed (default: each agent's max_speed), bias (0.1: a sideways part to
+---the right, so that agents meeting head-on pass).
+---@param world rvo.World
+---@param opts? {mesh?: rvo.NavMesh, corner_dist?: number, arrive_dist?: number, settle?: number, slow_dist?: number, repath_dist?: number, repath_wait?: number, clearance?: number, speed?: number, bias?: number}
+---@return rvo.Follower
+function follow.new(world, opts) end
+
+---Path following: turns each agent's path corners into a preferred
+---velocity every frame (before world:step()). Uses the world's public
+---methods only, agents in the order they got paths (deterministic).
+---@class rvo.Follower
+---@field repaths integer new paths asked for so far (pushed off the path, or the target went out of sight)
+local Follower = {}
+
+---Gives agent id a path of corners {x1, y1, ...} (at least one).
+---@param id rvo.AgentId
+---@param path number[]
+function Follower:set_path(id, path) end
+
+---Asks the mesh for a path from the agent's position to (gx, gy) and
+---follows it: true and whether the goal is unreachable (walked towards as
+---far as the mesh goes), or nil and the mesh's message.
+---@param id rvo.AgentId
+---@param gx number
+---@param gy number
+---@return true? ok
+---@return boolean|string partial_or_message
+function Follower:set_goal(id, gx, gy) end
+
+---Stops following agent id (its preferred velocity stays as it is).
+---@param id rvo.AgentId
+function Follower:remove(id) end
+
+---True once agent id reached the end of its path.
+---@param id rvo.AgentId
+---@return boolean
+function Follower:arrived(id) end
+
+---The corners agent id still has to walk to, or nil when it has no path.
+---@param id rvo.AgentId
+---@return number[]?
+function Follower:remaining(id) end
+
+---Sets the preferred velocity of every followed agent (agents removed from
+---the world are dropped); returns how many are still walking.
+---@return integer
+function Follower:update() end
+
+---Wavefront OBJ reader for level geometry, pure Lua: v and f lines (f with
+---v, v/vt, v/vt/vn, v//vn and negative indices); the rest is ignored.
+---Errors name the file and line.
+---@class rvo.obj
+local obj = {}
+
+---Parses OBJ text.
+---@param text string
+---@param name? string for messages (default "obj")
+---@return rvo.ObjLevel
+function obj.parse(text, name) end
+
+---Reads an OBJ file.
+---@param path string
+---@return rvo.ObjLevel
+function obj.load(path) end
+
 return rvo

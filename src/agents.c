@@ -22,6 +22,7 @@ static bool reserve_agents(rvo_world *w, int32_t need) {
     GROW(w->newvel);
     GROW(w->prm);
     GROW(w->ids);
+    GROW(w->stall); /* stall events */
 #undef GROW
     w->cap = n;
     return true;
@@ -81,6 +82,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].locked = 0;
     w->n_filtering += filters_pairs(&w->prm[i]);
     w->ids[i] = id;
+    w->stall[i] = 0.0f; /* stall events */
     w->grid.valid = false;
     rvo__ok(w);
     return id;
@@ -99,6 +101,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         w->newvel[i] = w->newvel[last];
         w->prm[i] = w->prm[last];
         w->ids[i] = w->ids[last];
+        w->stall[i] = w->stall[last]; /* stall events */
         rvo__slot_set_index(&w->agent_slots, w->ids[i], i);
     }
     rvo__slot_release(&w->agent_slots, id);

@@ -372,7 +372,14 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             } else {
                 /* Project on the legs. */
                 const float leg = sqrtf(dist_sq - combined_radius_sq);
-                if (v2_det(rel_pos, wv) > 0.0f) /* left leg */
+                /* Strict overlap keeps right: a pair closing in less than
+                 * asin(RVO_KEEP_RIGHT) off head-on takes the right leg
+                 * (RVO2: the nearer leg). Both agents of a pair see the same
+                 * sign, so they pick matching sides; any leg is a tangent
+                 * of the velocity obstacle, so the line stays safe. */
+                const float left_margin =
+                    w->strict_overlap && !w->rvo2_compat ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq) : 0.0f;
+                if (v2_det(rel_pos, wv) > left_margin) /* left leg */
                     line.direction = v2_div(v2(rel_pos.x * leg - rel_pos.y * combined_radius,
                                                rel_pos.x * combined_radius + rel_pos.y * leg),
                                             dist_sq);

@@ -14,7 +14,24 @@
 #define RVO_MAX_GENERATION ((1u << 29) - 1) /* keeps ids below 2^53 */
 #define RVO_AGENT_COOKIE 0x52564f41u
 #define RVO_WORLD_COOKIE 0x52564f57u
-#define RVO_SEPARATION_PASSES 4 /* Jacobi passes of overlap resolution */
+/* Overlap resolution (separate.c): the soft default runs a fixed number of
+ * passes; strict overlap (with keep-right in orca.c) stops once no pair
+ * overlaps by more than the tolerance (a fraction of the radius sum) or at
+ * the cap, each pass projecting by the over-relaxation factor. Measured in
+ * tests/bench/quality.c (README, Avoidance quality). */
+#define RVO_SEPARATION_SOFT_PASSES 4
+#ifndef RVO_SEPARATION_MAX_PASSES /* -D to tune */
+#define RVO_SEPARATION_MAX_PASSES 64
+#endif
+#ifndef RVO_SEPARATION_TOLERANCE /* -D to tune */
+#define RVO_SEPARATION_TOLERANCE 0.002f
+#endif
+#ifndef RVO_SEPARATION_RELAX /* -D to tune */
+#define RVO_SEPARATION_RELAX 1.5f
+#endif
+#ifndef RVO_KEEP_RIGHT /* -D to tune */
+#define RVO_KEEP_RIGHT 0.9f
+#endif /* sine of the widest head-on angle that keeps right */
 
 /* Do the vertical extents [z, z + h] overlap, within margin? */
 static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
@@ -212,6 +229,13 @@ struct rvo_world {
     bool solved;
 
     scratch *scratch; /* one per worker */
+    bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
+    rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
+    int32_t sep_before_cap;
+    /* stall events (stall.c): stall time per agent (cap entries, moves with
+     * the agent), the threshold of rvo_world_set_stall_threshold */
+    float *stall;
+    float stall_progress, stall_min_time;
     thread_pool *pool;
     /* performance: the host task hook (rvo_world_def), NULL = own pool */
     rvo_enqueue_task_fn *enqueue_task;
@@ -286,8 +310,11 @@ bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def);
 /* NULL when the def's task fields are consistent. */
 const char *rvo__task_def_check(const rvo_world_def *def);
 
-/* separate.c: pushes overlapping agents apart after integrate. */
-bool rvo__separate(rvo_world *w);
+/* stall.c: advances every agent's stall time after an integrate of dt. */
+void rvo__stall_update(rvo_world *w, float dt);
+
+/* separate.c: pushes overlapping agents apart after an integrate of dt. */
+bool rvo__separate(rvo_world *w, float dt);
 
 /* obstacles.c */
 void rvo__obstacles_free(rvo_world *w);

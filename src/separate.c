@@ -1,12 +1,20 @@
 /* Overlap resolution after integrate: ORCA lets agents overlap when a crowd
  * is too dense for every constraint to hold (RVO2 reaches 25% of the radius
- * sum on a circle of 250). A few Gauss-Seidel passes, in the world's agent
- * order, move each agent out of the agents it overlaps by its responsibility
- * share (locked agents, and weight-0 agents against movable ones, stay put)
- * and then out of obstacle clearance, which wins over agents. The order is
- * fixed and the passes run on one thread, so results stay deterministic. */
+ * sum on a circle of 250). Two variants, both moving each agent by its
+ * responsibility share (locked agents, and weight-0 agents against movable
+ * ones, stay put) and then out of obstacle clearance, which wins:
+ *   soft (the default): four Gauss-Seidel passes in the world's agent
+ *     order, each agent pushed out of everything it overlaps at once;
+ *   strict (rvo_world_set_strict_overlap): each overlapping pair projected
+ *     apart, over-relaxed (a jammed crowd converges in far fewer passes),
+ *     until no pair overlaps by more than RVO_SEPARATION_TOLERANCE or
+ *     RVO_SEPARATION_MAX_PASSES ran; velocities then take up the correction.
+ * The order is fixed and the passes run on one thread, so results stay
+ * deterministic. */
 #include "rvo_internal.h"
 
+#include <string.h>
+#include <stdio.h>
 
 /* me's share of separating from other; 0 when me is locked or ignores other. */
 static float pair_share(const agent_params *me, const agent_params *other) {
@@ -42,6 +50,60 @@ static void push_from_edge(void *ctx, int32_t e) {
     c->p = v2_add(q, v2_scale(c->radius, n));
 }
 
+/* Collects, for every agent i, the agents j near enough to touch it during
+ * the passes (within 1.6 times the radius sum, same floor), in CSR form: the
+ * partners of i are sep_cand[sep_start[i] .. sep_start[i + 1]). pairs: each
+ * pair once (j > i) where either yields, sorted by j; otherwise every j that
+ * i yields to, in grid order (the soft passes). */
+static bool collect_candidates(rvo_world *w, bool pairs) {
+    const agent_grid *g = &w->grid;
+    int32_t cap = w->sep_start_cap;
+    if (!rvo__grow(w, (void **)&w->sep_start, &cap, w->count + 1, sizeof *w->sep_start)) return false;
+    w->sep_start_cap = cap;
+    int32_t n = 0;
+    for (int32_t i = 0; i < w->count; ++i) {
+        w->sep_start[i] = n;
+        const agent_params *me = &w->prm[i];
+        if (!pairs && me->locked) continue;
+        const rvo_vec2 p = w->pos[i];
+        const float reach = 1.6f * (me->radius + g->max_radius);
+        const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
+        const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
+        const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
+        const int32_t cy1 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y + reach - g->oy) * g->inv_cell)));
+        for (int32_t cy = cy0; cy <= cy1; ++cy)
+            for (int32_t cx = cx0; cx <= cx1; ++cx) {
+                const int32_t c = cy * g->nx + cx;
+                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    const int32_t j = g->items[t];
+                    if (pairs ? j <= i : j == i) continue;
+                    const agent_params *other = &w->prm[j];
+                    const float near = 1.6f * (me->radius + other->radius);
+                    if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
+                    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
+                    if (pair_share(me, other) == 0.0f && (!pairs || pair_share(other, me) == 0.0f)) continue;
+                    if (n == w->sep_cand_cap &&
+                        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, n + 1, sizeof *w->sep_cand))
+                        return false;
+                    w->sep_cand[n++] = j;
+                }
+            }
+        /* cells are visited in grid order: sort partners so the pass order
+         * depends on the agent order only */
+        for (int32_t a = w->sep_start[i] + 1; pairs && a < n; ++a) {
+            const int32_t v = w->sep_cand[a];
+            int32_t b = a;
+            while (b > w->sep_start[i] && w->sep_cand[b - 1] > v) {
+                w->sep_cand[b] = w->sep_cand[b - 1];
+                --b;
+            }
+            w->sep_cand[b] = v;
+        }
+    }
+    w->sep_start[w->count] = n;
+    return true;
+}
+
 /* Moves agent i out of agent j by i's share of their overlap, into delta. */
 static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p, rvo_vec2 *delta) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
@@ -57,52 +119,9 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     *delta = v2_add(*delta, v2_scale(share * (comb - dist), n));
 }
 
-/* Collects, for every agent, the agents near enough to touch it during the
- * passes (within 1.6 times the radius sum, same floor), in CSR form. */
-static bool collect_candidates(rvo_world *w) {
-    const agent_grid *g = &w->grid;
-    int32_t cap = w->sep_start_cap;
-    if (!rvo__grow(w, (void **)&w->sep_start, &cap, w->count + 1, sizeof *w->sep_start)) return false;
-    w->sep_start_cap = cap;
-    int32_t n = 0;
-    for (int32_t i = 0; i < w->count; ++i) {
-        w->sep_start[i] = n;
-        const agent_params *me = &w->prm[i];
-        if (me->locked) continue;
-        const rvo_vec2 p = w->pos[i];
-        const float reach = 1.6f * (me->radius + g->max_radius);
-        const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
-        const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
-        const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
-        const int32_t cy1 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y + reach - g->oy) * g->inv_cell)));
-        for (int32_t cy = cy0; cy <= cy1; ++cy)
-            for (int32_t cx = cx0; cx <= cx1; ++cx) {
-                const int32_t c = cy * g->nx + cx;
-                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    const int32_t j = g->items[t];
-                    if (j == i) continue;
-                    const agent_params *other = &w->prm[j];
-                    const float near = 1.6f * (me->radius + other->radius);
-                    if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
-                    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
-                    if (pair_share(me, other) == 0.0f) continue;
-                    if (n == w->sep_cand_cap &&
-                        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, n + 1, sizeof *w->sep_cand))
-                        return false;
-                    w->sep_cand[n++] = j;
-                }
-            }
-    }
-    w->sep_start[w->count] = n;
-    return true;
-}
-
-bool rvo__separate(rvo_world *w) {
-    if (w->rvo2_compat || w->count == 0) return true;
-    if (!rvo__prepare(w)) return false; /* grid of the integrated positions */
-    if (!collect_candidates(w)) return false;
+static void separate_soft(rvo_world *w) {
     scratch *s = &w->scratch[0];
-    for (int32_t pass = 0; pass < RVO_SEPARATION_PASSES; ++pass) {
+    for (int32_t pass = 0; pass < RVO_SEPARATION_SOFT_PASSES; ++pass) {
         bool moved = false;
         for (int32_t i = 0; i < w->count; ++i) {
             const agent_params *me = &w->prm[i];
@@ -123,6 +142,72 @@ bool rvo__separate(rvo_world *w) {
         }
         if (!moved) break;
     }
+}
+
+/* Projects pair (i, j) apart by their shares, over-relaxed; returns the
+ * overlap it found as a fraction of the radius sum (0 if none). */
+static float project_pair(rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *a = &w->prm[i], *b = &w->prm[j];
+    const float comb = a->radius + b->radius;
+    const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
+    const float dist_sq = v2_abs_sq(d);
+    if (dist_sq >= comb * comb) return 0.0f;
+    const float dist = sqrtf(dist_sq);
+    /* same spot: split along a direction fixed by the ids */
+    const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
+    const float push = RVO_SEPARATION_RELAX * (comb - dist);
+    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(a, b) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(b, a) * push, n));
+    return (comb - dist) / comb;
+}
+
+bool rvo__separate(rvo_world *w, float dt) {
+    if (w->rvo2_compat || w->count == 0) return true;
+    if (!rvo__prepare(w)) return false; /* grid of the integrated positions */
+    if (!collect_candidates(w, w->strict_overlap)) return false;
+    if (!w->strict_overlap) {
+        separate_soft(w);
+        w->grid.valid = false;
+        return true;
+    }
+    if (!rvo__grow(w, (void **)&w->sep_before, &w->sep_before_cap, w->count, sizeof *w->sep_before)) return false;
+    memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)w->count);
+    scratch *s = &w->scratch[0];
+    for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
+        float worst = 0.0f;
+        for (int32_t i = 0; i < w->count; ++i)
+            for (int32_t k = w->sep_start[i]; k < w->sep_start[i + 1]; ++k) {
+                const float f = project_pair(w, i, w->sep_cand[k]);
+                if (f > worst) worst = f;
+            }
+        /* Obstacles win: back out of edge clearance. */
+        if (w->nverts > 0)
+            for (int32_t i = 0; i < w->count; ++i) {
+                const agent_params *me = &w->prm[i];
+                if (me->locked) continue;
+                push_ctx c = {w, w->pos[i], me->radius, me->z, me->height};
+                const float r = me->radius;
+                rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);
+                w->pos[i] = c.p;
+            }
+        if (worst <= RVO_SEPARATION_TOLERANCE) break;
+    }
+    /* The velocity is the motion the agent really made: the next solve then
+     * sees a pushed-back agent as slower, not as still pressing on. */
+    const float inv_dt = 1.0f / dt;
+    for (int32_t i = 0; i < w->count; ++i) {
+        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
+        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
+    }
     w->grid.valid = false;
     return true;
 }
+
+rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    w->strict_overlap = on;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+bool rvo_world_strict_overlap(const rvo_world *w) { return w && w->strict_overlap; }

@@ -277,6 +277,8 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
     w->seed = def->seed;
     w->defaults = def->agent;
     w->height_margin = def->height_margin;
+    w->stall_progress = RVO_DEFAULT_STALL_PROGRESS; /* stall events */
+    w->stall_min_time = RVO_DEFAULT_STALL_MIN_TIME;
     w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
     if (!w->scratch) {
         rvo_world_destroy(w);
@@ -301,8 +303,10 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->newvel, w->cap);
     FREE_ARRAY(w->prm, w->cap);
     FREE_ARRAY(w->ids, w->cap);
+    FREE_ARRAY(w->stall, w->cap); /* stall events */
     FREE_ARRAY(w->sep_start, w->sep_start_cap);
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
+    FREE_ARRAY(w->sep_before, w->sep_before_cap);
     rvo__slot_free(w, &w->agent_slots);
     rvo__agent_grid_free(w);
     rvo__obstacles_free(w);
@@ -353,7 +357,8 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     }
     w->solved = false;
     w->grid.valid = false;
-    if (!rvo__separate(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__separate(w, dt)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    rvo__stall_update(w, dt); /* stall events */
     rvo__ok(w);
     return RVO_OK;
 }

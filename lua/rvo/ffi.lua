@@ -123,6 +123,12 @@ rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
 int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
 int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
 rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
+rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on);
+bool rvo_world_strict_overlap(const rvo_world *w);
+rvo_status rvo_world_set_stall_threshold(rvo_world *w, float progress, float min_time);
+void rvo_world_stall_threshold(const rvo_world *w, float *progress, float *min_time);
+int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t cap);
+rvo_status rvo_agent_get_stall_time(const rvo_world *w, rvo_agent_id id, float *out);
 rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
 bool rvo_world_rvo2_compat(const rvo_world *w);
 rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
@@ -786,6 +792,81 @@ end
 -- Bulk access, in the world's agent order.
 
 -- Nil out t[from], t[from+1], ... up to the first nil.
+---------------------------------------------------------------------------
+-- Strict overlap (issue 6).
+
+function methods.set_strict_overlap(self, on)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "set_strict_overlap") end
+    if type(on) ~= "boolean" then type_fail(1, "set_strict_overlap", "boolean", on) end
+    C.rvo_world_set_strict_overlap(w, on)
+end
+
+function methods.strict_overlap(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "strict_overlap") end
+    return C.rvo_world_strict_overlap(w)
+end
+
+---------------------------------------------------------------------------
+-- Stall events (issue 6): threshold, bulk query, per-agent stall time.
+
+local stall_out = ffi.new("float[2]")
+
+function methods.set_stall_threshold(self, progress, min_time)
+    local fn = "set_stall_threshold"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(progress) ~= "number" then type_fail(1, fn, "number", progress) end
+    if type(min_time) ~= "number" then type_fail(2, fn, "number", min_time) end
+    local st = C.rvo_world_set_stall_threshold(w, progress, min_time)
+    if st ~= 0 then core_fail(w, st, fn) end
+end
+
+function methods.stall_threshold(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "stall_threshold") end
+    C.rvo_world_stall_threshold(w, stall_out, stall_out + 1)
+    return tonumber(stall_out[0]), tonumber(stall_out[1])
+end
+
+-- world:stalled([ids [, times]]): without tables returns ids, times, n;
+-- with them fills them (times only when given) and returns n.
+function methods.stalled(self, ids, times)
+    local fn = "stalled"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if ids ~= nil and type(ids) ~= "table" then type_fail(1, fn, "table", ids) end
+    if times ~= nil and type(times) ~= "table" then type_fail(2, fn, "table", times) end
+    local cap = C.rvo_world_agent_count(w)
+    local ib, tb = id_buffer(cap), floats(cap)
+    local n = C.rvo_world_stalled(w, ib, tb, cap)
+    if n < 0 then core_fail(w, n, fn) end
+    if n > cap then n = cap end
+    local fresh = ids == nil
+    if fresh then ids, times = {}, {} end
+    if times ~= nil then
+        for i = 1, n do times[i] = tonumber(tb[i - 1]) end
+        local k = n + 1
+        while times[k] ~= nil do times[k] = nil; k = k + 1 end
+    end
+    for i = 1, n do ids[i] = tonumber(ib[i - 1]) end
+    local k = n + 1
+    while ids[k] ~= nil do ids[k] = nil; k = k + 1 end
+    if fresh then return ids, times, n end
+    return n
+end
+
+function methods.stall_time(self, id)
+    local fn = "stall_time"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    local st = C.rvo_agent_get_stall_time(w, to_id(id), stall_out)
+    if st ~= 0 then core_fail(w, st, fn) end
+    return tonumber(stall_out[0])
+end
+
 local function clear_tail(t, from)
     while t[from] ~= nil do
         t[from] = nil

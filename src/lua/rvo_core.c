@@ -869,6 +869,117 @@ static int l_set_height_margin(lua_State *L)
     return 0;
 }
 
+/* ---- strict overlap (issue 6) ------------------------------------------ */
+
+static int l_set_strict_overlap(lua_State *L)
+{
+    static const char fn[] = "set_strict_overlap";
+    lworld *lw = check_world(L, fn);
+    if (lua_type(L, 2) != LUA_TBOOLEAN) {
+        luaL_error(L, "bad argument #1 to '%s' (boolean expected, got %s)", fn, type_name(L, 2));
+    }
+    rvo_world_set_strict_overlap(lw->w, lua_toboolean(L, 2));
+    return 0;
+}
+
+static int l_strict_overlap(lua_State *L)
+{
+    lworld *lw = check_world(L, "strict_overlap");
+    lua_pushboolean(L, rvo_world_strict_overlap(lw->w));
+    return 1;
+}
+
+/* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
+
+static int l_set_stall_threshold(lua_State *L)
+{
+    static const char fn[] = "set_stall_threshold";
+    lworld *lw = check_world(L, fn);
+    double progress = check_num(L, 1, fn);
+    double min_time = check_num(L, 2, fn);
+    rvo_status st = rvo_world_set_stall_threshold(lw->w, (float)progress, (float)min_time);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_stall_threshold(lua_State *L)
+{
+    lworld *lw = check_world(L, "stall_threshold");
+    float progress, min_time;
+    rvo_world_stall_threshold(lw->w, &progress, &min_time);
+    lua_pushnumber(L, (lua_Number)progress);
+    lua_pushnumber(L, (lua_Number)min_time);
+    return 2;
+}
+
+/* world:stalled([ids [, times]]): without tables returns ids, times, n;
+ * with them fills them (times only when given) and returns n. */
+static int l_stalled(lua_State *L)
+{
+    static const char fn[] = "stalled";
+    lworld *lw = check_world(L, fn);
+    int has_ids = opt_table(L, 1, fn);
+    int has_times = opt_table(L, 2, fn);
+    int32_t cap = rvo_world_agent_count(lw->w);
+    rvo_agent_id *ib = ids(L, lw, (size_t)cap);
+    float *tb = floats(L, lw, (size_t)cap);
+    int32_t n = rvo_world_stalled(lw->w, ib, tb, cap), i;
+    int ti, tt;
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > cap) {
+        n = cap;
+    }
+    lua_settop(L, 3);
+    if (has_ids) {
+        ti = 2;
+    } else {
+        lua_createtable(L, n, 0);
+        ti = lua_gettop(L);
+    }
+    if (has_times || !has_ids) {
+        if (has_times) {
+            tt = 3;
+        } else {
+            lua_createtable(L, n, 0);
+            tt = lua_gettop(L);
+        }
+        for (i = 0; i < n; i++) {
+            lua_pushnumber(L, (lua_Number)tb[i]);
+            lua_seti(L, tt, (lua_Integer)i + 1);
+        }
+        clear_tail(L, tt, (lua_Integer)n + 1);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, ib[i]);
+        lua_seti(L, ti, (lua_Integer)i + 1);
+    }
+    clear_tail(L, ti, (lua_Integer)n + 1);
+    if (has_ids) {
+        lua_pushinteger(L, n);
+        return 1;
+    }
+    lua_pushinteger(L, n);
+    return 3; /* ids, times, n */
+}
+
+static int l_stall_time(lua_State *L)
+{
+    static const char fn[] = "stall_time";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    float t = 0;
+    rvo_status st = rvo_agent_get_stall_time(lw->w, id, &t);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    lua_pushnumber(L, (lua_Number)t);
+    return 1;
+}
+
 /* ---- per-agent parameters: closures (mt, param, name [, is_int]) ------ */
 
 /* Parameters whose values are integers: returned as Lua integers. */
@@ -1431,6 +1542,12 @@ static const luaL_Reg world_methods[] = {
     {"unlock", l_unlock},
     {"is_locked", l_is_locked},
     {"avoiding", l_avoiding},
+    {"set_strict_overlap", l_set_strict_overlap}, /* issue 6 */
+    {"strict_overlap", l_strict_overlap},
+    {"set_stall_threshold", l_set_stall_threshold}, /* stall events */
+    {"stall_threshold", l_stall_threshold},
+    {"stalled", l_stalled},
+    {"stall_time", l_stall_time},
     {"set_height_margin", l_set_height_margin},
     {"set_rvo2_compat", l_set_rvo2_compat},
     {"rvo2_compat", l_rvo2_compat},

@@ -1,40 +1,101 @@
-/* Avoidance quality on named scenes: worst overlap (ri + rj - distance, as a
- * fraction of ri + rj, over every step and pair) and makespan (steps until
- * every agent is within its radius of its goal), for the RVO2 mode
- * (rvo2_compat 1) and the default (0). Usage:
- *   quality <circle|random> <n> [rvo2_compat] [max_steps]
- * Prints: scenario,n,rvo2_compat,worst_overlap_pct,makespan_steps,ms_per_step */
-#include "scenes.h"
+/* Avoidance quality on the scenes of quality_scenes.h, for the default mode
+ * (soft overlap resolution), strict overlap (rvo_world_set_strict_overlap)
+ * and the RVO2 mode (rvo2_compat). Usage:
+ *   quality <scene> [n] [default|strict|rvo2] [max_steps] [jitter] [seed]
+ * max_steps 0 (the default) means 3 x the free-walking time. jitter [rad]
+ * rotates every preferred velocity by a fresh uniform angle in
+ * [-jitter, jitter] each step (seeded, so runs repeat); 0 = none.
+ * Prints one CSV line:
+ *   scene,n,mode,worst_overlap_pct,worst_intrusion_pct,makespan,free_steps,
+ *   deadlock,p50,p90,p99,ms_per_step
+ * makespan -1 when not everyone arrived within max_steps; deadlock 1 when
+ * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
+ * agents were home at once; ms_per_step: rvo_world_step alone. */
+#define _POSIX_C_SOURCE 200809L
+#include "quality_scenes.h"
+#include "rvo.h"
+
+#include <stdio.h>
+#include <time.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 int main(int argc, char **argv) {
     const char *name = argc > 1 ? argv[1] : "circle";
-    const int n = argc > 2 ? atoi(argv[2]) : 250;
-    const int compat = argc > 3 ? atoi(argv[3]) : 0;
-    const int max_steps = argc > 4 ? atoi(argv[4]) : 20000;
-    scene s = make(name, n, 1);
-    rvo_world_set_rvo2_compat(s.w, compat != 0);
-    double worst = 0, ms = 0;
-    int steps = 0;
-    rvo_agent_id hits[64];
+    const int n_arg = argc > 2 ? atoi(argv[2]) : 250;
+    const char *mode = argc > 3 ? argv[3] : "default";
+    int max_steps = argc > 4 ? atoi(argv[4]) : 0;
+    const float jitter = argc > 5 ? (float)atof(argv[5]) : 0.0f;
+    unsigned seed = argc > 6 ? (unsigned)atoi(argv[6]) : 1u;
+    if (!qs_known(name) || (strcmp(mode, "default") != 0 && strcmp(mode, "strict") != 0 && strcmp(mode, "rvo2") != 0) || n_arg < 0) {
+        fprintf(stderr, "usage: quality <circle|crossing|headon|cross4|corridor|doorway> [n] [default|strict|rvo2] "
+                        "[max_steps] [jitter] [seed]\n");
+        return 2;
+    }
+    qscene s = qs_make(name, n_arg);
+    const int n = s.n, free_steps = qs_free_steps(&s);
+    if (max_steps <= 0) max_steps = 3 * free_steps;
+
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = s.dt;
+    wd.agent.radius = s.radius;
+    wd.agent.max_speed = s.max_speed;
+    wd.agent.neighbor_dist = s.neighbor_dist;
+    wd.agent.max_neighbors = s.max_neighbors;
+    wd.agent.time_horizon = s.time_horizon;
+    wd.agent.time_horizon_obst = s.time_horizon_obst;
+    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_set_rvo2_compat(w, strcmp(mode, "rvo2") == 0);
+    rvo_world_set_strict_overlap(w, strcmp(mode, "strict") == 0);
+    const float *op = s.obst;
+    for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k)
+        if (!rvo_world_add_obstacle(w, op, s.obst_count[k], s.obst_closed[k])) {
+            fprintf(stderr, "obstacle %d: %s\n", k, rvo_world_last_error(w));
+            return 1;
+        }
+    for (int i = 0; i < n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+
+    float *pref = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1));
+    qs_grid grid = {0};
+    double worst = 0, intrusion = 0, ms = 0;
+    int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1;
     for (; steps < max_steps; ++steps) {
-        if (set_prefs(&s)) break;
-        const double t0 = now_ms();
-        rvo_world_step(s.w, 0);
-        ms += now_ms() - t0;
-        const float *p = rvo_world_positions_view(s.w);
+        const float *p = rvo_world_positions_view(w);
+        int home = 0;
         for (int i = 0; i < n; ++i) {
-            const int32_t k = rvo_world_query_radius(s.w, p[2 * i], p[2 * i + 1], 3.0f, hits, 64);
-            for (int32_t m = 0; m < k && m < 64; ++m) {
-                /* ids are 1..n in a world without removals: index = id - 1 */
-                const int j = (int)hits[m] - 1;
-                if (j <= i) continue;
-                const double ov = (3.0 - hypot((double)p[2 * i] - p[2 * j], (double)p[2 * i + 1] - p[2 * j + 1])) / 3.0;
-                if (ov > worst) worst = ov;
-            }
+            const float a = jitter > 0 ? (float)((qs_rand(&seed) * 2.0 - 1.0) * jitter) : 0.0f;
+            home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], a, &pref[2 * i], &pref[2 * i + 1]);
+        }
+        if (p50 < 0 && 2 * home >= n) p50 = steps;
+        if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
+        if (p99 < 0 && 100 * home >= 99 * n) p99 = steps;
+        if (home == n) {
+            makespan = steps;
+            break;
+        }
+        rvo_world_set_pref_velocities(w, pref, n);
+        const double t0 = now_ms();
+        rvo_world_step(w, 0);
+        ms += now_ms() - t0;
+        p = rvo_world_positions_view(w);
+        const double ov = qs_worst_overlap(&s, p, &grid);
+        if (ov > worst) worst = ov;
+        if (s.nobst > 0) {
+            const double in = qs_worst_intrusion(&s, p);
+            if (in > intrusion) intrusion = in;
         }
     }
-    printf("%s,%d,%d,%.3f,%d,%.3f\n", name, n, compat, 100.0 * worst, steps < max_steps ? steps : -1,
-           steps ? ms / steps : 0.0);
-    free_scene(&s);
+    const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
+    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
+           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
+    free(pref);
+    free(grid.head);
+    free(grid.next);
+    rvo_world_destroy(w);
+    qs_free(&s);
     return 0;
 }

@@ -1,8 +1,12 @@
-/* Avoidance quality: the default mode (overlap resolution after integrate)
- * against the RVO2-compatible mode on a dense circle; locked and weight-0
- * agents are never pushed by it; obstacles keep their clearance. */
+/* Avoidance quality: the default mode (soft overlap resolution after
+ * integrate) and strict overlap against the RVO2-compatible mode on a dense
+ * circle; locked
+ * and weight-0 agents are never pushed by it; obstacles keep their
+ * clearance; the small symmetric scenes of quality_scenes.h finish with
+ * jitter; stall events (rvo_world_stalled). */
 #include "check.h"
 #include "rvo.h"
+#include "../bench/quality_scenes.h"
 
 #include <stdlib.h>
 
@@ -11,7 +15,7 @@ typedef struct result {
     int makespan;  /* steps until all are home, -1 if not */
 } result;
 
-static result circle(int n, bool compat) {
+static result circle(int n, bool compat, bool strict) {
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.25f;
     wd.agent.neighbor_dist = 15;
@@ -23,6 +27,8 @@ static result circle(int n, bool compat) {
     rvo_world *w = rvo_world_create(&wd);
     CHECK(rvo_world_set_rvo2_compat(w, compat) == RVO_OK);
     CHECK(rvo_world_rvo2_compat(w) == compat);
+    CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
+    CHECK(rvo_world_strict_overlap(w) == strict);
     const float R = 80.0f;
     float *goal = malloc(sizeof(float) * 2 * (size_t)n), *pref = malloc(sizeof(float) * 2 * (size_t)n);
     for (int i = 0; i < n; ++i) {
@@ -66,18 +72,129 @@ static result circle(int n, bool compat) {
     return r;
 }
 
+/* The small scenes of the quality suite, with jitter (0.1 rad, 3 seeds),
+ * strict overlap: everyone home within 2 x the free-walking time, no overlap
+ * above 1%, no intrusion into obstacle clearance above 1% of the radius. */
+static void symmetric_scenes(void) {
+    static const char *const names[] = {"headon", "cross4", "corridor"};
+    for (int k = 0; k < 3; ++k)
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            qscene s = qs_make(names[k], 0);
+            rvo_world_def wd = rvo_default_world_def();
+            wd.time_step = s.dt;
+            wd.agent.radius = s.radius;
+            wd.agent.max_speed = s.max_speed;
+            rvo_world *w = rvo_world_create(&wd);
+            rvo_world_set_strict_overlap(w, true);
+            const float *op = s.obst;
+            for (int o = 0; o < s.nobst; op += 2 * s.obst_count[o], ++o)
+                CHECK(rvo_world_add_obstacle(w, op, s.obst_count[o], s.obst_closed[o]) != 0);
+            for (int i = 0; i < s.n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+            float pref[64];
+            qs_grid g = {0};
+            double overlap = 0, intrusion = 0;
+            int steps = 0, limit = 2 * qs_free_steps(&s);
+            unsigned rs = seed;
+            for (; steps <= limit; ++steps) {
+                const float *p = rvo_world_positions_view(w);
+                int home = 0;
+                for (int i = 0; i < s.n; ++i)
+                    home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&rs) * 2 - 1) * 0.1), &pref[2 * i],
+                                    &pref[2 * i + 1]);
+                if (home == s.n) break;
+                rvo_world_set_pref_velocities(w, pref, s.n);
+                rvo_world_step(w, 0);
+                overlap = fmax(overlap, qs_worst_overlap(&s, rvo_world_positions_view(w), &g));
+                intrusion = fmax(intrusion, qs_worst_intrusion(&s, rvo_world_positions_view(w)));
+            }
+            if (steps > limit) printf("%s seed %u: not home within %d steps\n", names[k], seed, limit);
+            CHECK(steps <= limit);
+            CHECK(overlap <= 0.01);
+            CHECK(intrusion <= 0.01);
+            free(g.head);
+            free(g.next);
+            rvo_world_destroy(w);
+            qs_free(&s);
+        }
+}
+
+/* Stall times grow while an agent is held, reset when it moves on, follow
+ * their agent through a removal, and bad input changes nothing. */
+static void stall_events(void) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.25f;
+    rvo_world *w = rvo_world_create(&wd);
+    float progress = -1, min_time = -1;
+    rvo_world_stall_threshold(w, &progress, &min_time);
+    CHECK(progress == RVO_DEFAULT_STALL_PROGRESS && min_time == RVO_DEFAULT_STALL_MIN_TIME);
+    const rvo_agent_id first = rvo_world_add_agent(w, -30, 0, NULL);
+    const rvo_agent_id held = rvo_world_add_agent(w, 0, 0, NULL);
+    const rvo_agent_id idle = rvo_world_add_agent(w, 0, 10, NULL);
+    const float wall[] = {1, -5, 2, -5, 2, 5, 1, 5};
+    CHECK(rvo_world_add_obstacle(w, wall, 4, true) != 0);
+    rvo_agent_id ids[4];
+    float times[4];
+    for (int k = 0; k < 12; ++k) {
+        rvo_agent_set_pref_velocity(w, held, 2, 0);
+        rvo_agent_set_pref_velocity(w, first, 0, 1); /* free to go */
+        rvo_world_step(w, 0);
+    }
+    float t = 0;
+    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t >= 1.5f);
+    CHECK(rvo_agent_get_stall_time(w, idle, &t) == RVO_OK && t == 0);
+    CHECK(rvo_agent_get_stall_time(w, first, &t) == RVO_OK && t == 0);
+    CHECK(rvo_world_stalled(w, ids, times, 4) == 1 && ids[0] == held && times[0] >= 1.5f);
+    CHECK(rvo_world_stalled(w, NULL, NULL, 0) == 1); /* count only */
+    /* removal moves the last agent into the hole; the time moves with it */
+    rvo_agent_get_stall_time(w, held, &t);
+    CHECK(rvo_world_remove_agent(w, first) == RVO_OK);
+    float t2 = 0;
+    CHECK(rvo_agent_get_stall_time(w, held, &t2) == RVO_OK && t2 == t);
+    CHECK(rvo_world_stalled(w, ids, times, 4) == 1 && ids[0] == held);
+    /* bad input */
+    CHECK(rvo_world_set_stall_threshold(w, -0.1f, 1) == RVO_ERR_INVALID_ARGUMENT && rvo_world_last_error_arg(w) == 1);
+    CHECK(rvo_world_set_stall_threshold(w, NAN, 1) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_set_stall_threshold(w, 0.1f, INFINITY) == RVO_ERR_INVALID_ARGUMENT &&
+          rvo_world_last_error_arg(w) == 2);
+    CHECK(rvo_world_stalled(w, NULL, times, 4) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_stalled(w, ids, times, -1) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_get_stall_time(w, first, &t) == RVO_ERR_UNKNOWN_ID);
+    rvo_world_stall_threshold(w, &progress, &min_time);
+    CHECK(progress == RVO_DEFAULT_STALL_PROGRESS && min_time == RVO_DEFAULT_STALL_MIN_TIME);
+    /* a threshold that hides it, then progress resets it */
+    CHECK(rvo_world_set_stall_threshold(w, 0.1f, 100) == RVO_OK);
+    CHECK(rvo_world_stalled(w, ids, times, 4) == 0);
+    rvo_agent_set_pref_velocity(w, held, 0, 2);
+    rvo_world_step(w, 0);
+    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t == 0);
+    /* the RVO2 mode tracks stalls too */
+    rvo_world_set_rvo2_compat(w, true);
+    for (int k = 0; k < 8; ++k) {
+        rvo_agent_set_pref_velocity(w, held, 2, 0);
+        rvo_world_step(w, 0);
+    }
+    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t > 0);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
-    const result plain = circle(120, true), def = circle(120, false);
-    printf("circle 120: rvo2 mode worst overlap %.1f%%, makespan %d; default %.1f%%, makespan %d\n",
-           100 * plain.worst, plain.makespan, 100 * def.worst, def.makespan);
-    CHECK(plain.makespan > 0 && def.makespan > 0);
-    CHECK(def.worst < 0.6 * plain.worst);            /* clearly less overlap */
-    CHECK(def.makespan <= plain.makespan * 11 / 10); /* and not slower */
+    const result plain = circle(120, true, false), def = circle(120, false, false), strict = circle(120, false, true);
+    printf("circle 120: rvo2 mode worst overlap %.1f%%, makespan %d; default %.1f%%, makespan %d; "
+           "strict %.2f%%, makespan %d\n",
+           100 * plain.worst, plain.makespan, 100 * def.worst, def.makespan, 100 * strict.worst, strict.makespan);
+    CHECK(plain.makespan > 0 && def.makespan > 0 && strict.makespan > 0);
+    CHECK(plain.worst > 0.05);                          /* RVO2 overlaps here */
+    CHECK(def.worst < 0.6 * plain.worst);               /* the soft default: clearly less */
+    CHECK(def.makespan <= plain.makespan * 11 / 10);    /* and not slower */
+    CHECK(strict.worst <= 0.01);                        /* strict: at most 1% of ri + rj */
+    CHECK(strict.makespan <= plain.makespan * 11 / 10); /* and not slower */
 
     /* Separation never moves a locked agent or a weight-0 one, and pushes a
      * movable agent out of it. */
+    for (int strict_mode = 0; strict_mode < 2; ++strict_mode) {
     rvo_world_def wd = rvo_default_world_def();
     rvo_world *w = rvo_world_create(&wd);
+    rvo_world_set_strict_overlap(w, strict_mode == 1);
     const rvo_agent_id locked = rvo_world_add_agent(w, 0, 0, NULL);
     const rvo_agent_id hero = rvo_world_add_agent(w, 5, 0, NULL);
     const rvo_agent_id a = rvo_world_add_agent(w, 0.3f, 0, NULL), b = rvo_world_add_agent(w, 5.2f, 0.1f, NULL);
@@ -115,5 +232,9 @@ int main(void) {
     printf("crowd against a wall: deepest intrusion into clearance %.4f (radius 0.5)\n", worst);
     CHECK(worst <= 0.01 * 0.5);
     rvo_world_destroy(w);
+    }
+
+    symmetric_scenes();
+    stall_events();
     return check_finish("quality");
 }

@@ -25,6 +25,9 @@ local METHODS = {
     "set_sampling", "set_solver", "solver",
     -- avoidance quality mode
     "rvo2_compat", "set_rvo2_compat",
+    -- strict overlap (quality_spec) and stall events (unstick_spec)
+    "set_strict_overlap", "strict_overlap",
+    "set_stall_threshold", "stall_threshold", "stalled", "stall_time",
     -- debug view (orca_lines_spec)
     "orca_lines",
     -- performance: zero-copy views (perf_spec)

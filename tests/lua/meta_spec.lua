@@ -40,6 +40,16 @@ local function function_keys(t)
     return names
 end
 
+-- Public keys whose values are not functions (module fields such as nav.has_navmesh).
+local function data_keys(t)
+    local names = {}
+    for k, v in pairs(t) do
+        if type(k) == "string" and type(v) ~= "function" and k:sub(1, 1) ~= "_" then names[#names + 1] = k end
+    end
+    table.sort(names)
+    return names
+end
+
 describe("docs/rvo.meta.lua", function()
     it("is valid Lua", function()
         local load_ = rawget(_G, "loadstring") or load
@@ -74,5 +84,23 @@ describe("docs/rvo.meta.lua", function()
         end
         local rng = require("rvo.jitter").rng(1)
         assert.are.equal("", missing(function_keys(getmetatable(rng).__index), declared("Rng:")))
+    end)
+
+    -- navmesh (issue 7): functions, and the other public fields (has_navmesh, Mesh, Follower)
+    it("declares every function and field of rvo.nav, rvo.follow and rvo.obj", function()
+        local nav, follow, obj = require("rvo.nav"), require("rvo.follow"), require("rvo.obj")
+        assert.are.equal("", missing(function_keys(nav), declared("nav.")))
+        assert.are.equal("", missing(function_keys(nav.Mesh), declared("NavMesh:")))
+        assert.are.equal("", missing(function_keys(follow), declared("follow.")))
+        assert.are.equal("", missing(function_keys(follow.Follower), declared("Follower:")))
+        assert.are.equal("", missing(function_keys(obj), declared("obj.")))
+        for _, m in ipairs { nav, follow, obj } do
+            local absent = {}
+            for _, k in ipairs(data_keys(m)) do
+                if not meta:find("\n---@field " .. k .. "[?%s]") then absent[#absent + 1] = k end
+            end
+            assert.are.equal("", table.concat(absent, ", "))
+        end
+        assert.is_true(#function_keys(nav) >= 4 and #function_keys(nav.Mesh) >= 7)
     end)
 end)

@@ -1,11 +1,13 @@
--- The default mode resolves overlaps after each step; rvo2_compat moves
--- agents exactly as RVO2 does. Same results on both runtimes.
+-- The default mode resolves overlaps after each step (a few soft passes),
+-- strict overlap to within 0.2% of the radius sum; rvo2_compat moves agents
+-- exactly as RVO2 does. Same results on both runtimes.
 local rvo = require("rvo")
 
 -- Worst overlap (fraction of ri + rj) of n agents crossing a circle.
-local function crossing(compat)
+local function crossing(compat, strict)
     local world = rvo.new_world{ time_step = 0.25, radius = 1.5, max_speed = 2, neighbor_dist = 15,
                                  time_horizon = 10, time_horizon_obst = 10, rvo2_compat = compat }
+    world:set_strict_overlap(strict or false)
     local n, R, goals = 60, 45, {}
     for i = 1, n do
         local a = (i - 1) * 2 * math.pi / n
@@ -51,6 +53,19 @@ describe("avoidance quality", function()
         local plain, default = crossing(true), crossing(false)
         assert.is_true(plain > 0.05, "the RVO2 mode overlaps in this scene: " .. plain)
         assert.is_true(default < 0.6 * plain, ("default %.3f vs rvo2 %.3f"):format(default, plain))
+    end)
+
+    it("keeps overlaps within 1% of the radius sum with strict overlap", function()
+        local w = rvo.new_world()
+        assert.is_false(w:strict_overlap())
+        w:set_strict_overlap(true)
+        assert.is_true(w:strict_overlap())
+        local plain, strict = crossing(true), crossing(false, true)
+        assert.is_true(strict <= 0.01, ("strict %.4f vs rvo2 %.3f"):format(strict, plain))
+        local ok, err = pcall(w.set_strict_overlap, w, "yes")
+        assert.is_false(ok)
+        assert.are.equal("bad argument #1 to 'set_strict_overlap' (boolean expected, got string)", err)
+        assert.is_true(w:strict_overlap()) -- unchanged
     end)
 
     it("rejects bad values", function()

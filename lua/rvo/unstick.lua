@@ -1,0 +1,179 @@
+--- rvo.unstick — escalation for agents the world reports as stalled.
+--
+-- The core tracks per agent how long it has made no progress along its
+-- preferred velocity (world:set_stall_threshold, world:stalled). A crowd
+-- pressing into a doorway from both sides, or two groups meeting in a
+-- corridor, can hold each other still for good: every agent's best ORCA
+-- answer is to wait. This helper breaks such standstills by escalating,
+-- per stalled agent, for `hold` seconds at a time:
+--   level 1  jitter: the preferred velocity turned by a random angle up to
+--            `jitter` radians (new draw every frame);
+--   level 2  side bias: turned `side` radians to the right as well, so two
+--            agents nose to nose both sidestep and slide past each other;
+--   level 3  weight: the agent's weight set to `low` or `high` (a coin per
+--            escalation): one side of a standoff yields, the other goes.
+-- An agent that stalls again within `memory` seconds of its last escalation
+-- goes one level up; otherwise it starts at level 1. Weights are restored
+-- when an escalation ends (or at u:release()).
+--
+--   local unstick = require("rvo.unstick")
+--   local u = unstick.new{ seed = 1 }
+--   -- every frame: set the preferred velocities (e.g. rvo.jitter), then
+--   u:apply(world)          -- turns the stalled agents' preferred velocities
+--   world:step()
+--
+-- Deterministic: agents are visited in id order and the random numbers come
+-- from rvo.jitter's generator, so a seed gives the same run on Lua 5.4 and
+-- LuaJIT.
+
+local jitter = require("rvo.jitter")
+
+local unstick = {}
+
+local format, huge, floor = string.format, math.huge, math.floor
+local cos, sin, sort = math.cos, math.sin, table.sort
+
+local function finite(v)
+    return type(v) == "number" and v == v and v > -huge and v < huge
+end
+
+local Unstick = {}
+Unstick.__index = Unstick
+
+local OPTIONS = {
+    -- name = { default, lo, hi }
+    jitter = { 0.6, 0, 3.2 },   -- largest random turn [rad]
+    side = { 0.8, 0, 1.6 },     -- right turn from level 2 on [rad]
+    hold = { 1.5, 0, 1e9 },     -- seconds an escalation lasts
+    memory = { 4, 0, 1e9 },     -- seconds within which a new stall escalates further
+    low = { 0.1, 0, 1 },        -- level 3 weights
+    high = { 0.9, 0, 1 },
+}
+local ORDER = { "jitter", "side", "hold", "memory", "low", "high" }
+
+--- unstick.new{ seed = 1, jitter = 0.6, side = 0.8, hold = 1.5, memory = 4,
+-- low = 0.1, high = 0.9 }; every field optional.
+function unstick.new(opts)
+    if opts == nil then opts = {} end
+    if type(opts) ~= "table" then
+        error(format("bad argument #1 to 'new' (table expected, got %s)", type(opts)), 2)
+    end
+    local keys = {}
+    for k in pairs(opts) do keys[#keys + 1] = tostring(k) end
+    sort(keys)
+    for _, k in ipairs(keys) do
+        if k ~= "seed" and not OPTIONS[k] then
+            error(format("bad argument #1 to 'new' (unknown option '%s')", k), 2)
+        end
+    end
+    local seed = opts.seed == nil and 1 or opts.seed
+    if not (finite(seed) and seed >= 0 and floor(seed) == seed and seed < 2 ^ 53) then
+        error(format("bad argument #1 to 'new' (seed must be an integer in 0..2^53-1, got %s)", tostring(seed)), 2)
+    end
+    local self = setmetatable({ rng = jitter.rng(seed), active = {}, recent = {} }, Unstick)
+    for _, k in ipairs(ORDER) do
+        local spec, v = OPTIONS[k], opts[k]
+        if v == nil then v = spec[1] end
+        if not (finite(v) and v >= spec[2] and v <= spec[3]) then
+            error(format("bad argument #1 to 'new' (%s must be a number in [%g, %g], got %s)",
+                k, spec[2], spec[3], tostring(v)), 2)
+        end
+        self[k] = v
+    end
+    return self
+end
+
+local function is_world(v)
+    return type(v) == "table" or type(v) == "userdata"
+end
+
+local function sorted_keys(t)
+    local ks = {}
+    for k in pairs(t) do ks[#ks + 1] = k end
+    sort(ks)
+    return ks
+end
+
+local stalled_ids = {}
+
+--- Escalates the world's stalled agents and turns the preferred velocities
+-- of every agent under escalation (call it after setting them, each frame).
+-- dt [s] defaults to the world's time_step. Returns the number of agents
+-- under escalation.
+function Unstick:apply(world, dt)
+    if getmetatable(self) ~= Unstick then
+        error("bad argument #0 to 'apply' (unstick expected: call it as u:apply(...))", 2)
+    end
+    if not is_world(world) or type(world.stalled) ~= "function" then
+        error(format("bad argument #1 to 'apply' (world expected, got %s)", type(world)), 2)
+    end
+    if dt == nil then dt = world:time_step() end
+    if not (finite(dt) and dt > 0) then
+        error(format("bad argument #2 to 'apply' (dt must be a finite number > 0, got %s)", tostring(dt)), 2)
+    end
+    local active, recent = self.active, self.recent
+    -- forget old escalations
+    for _, id in ipairs(sorted_keys(recent)) do
+        local r = recent[id]
+        r.age = r.age + dt
+        if r.age > self.memory then recent[id] = nil end
+    end
+    -- new escalations, in id order
+    local n = world:stalled(stalled_ids)
+    local fresh = {}
+    for i = 1, n do fresh[i] = stalled_ids[i] end
+    sort(fresh)
+    for _, id in ipairs(fresh) do
+        if not active[id] then
+            local r = recent[id]
+            local level = r and math.min(r.level + 1, 3) or 1
+            recent[id] = nil
+            local a = { level = level, left = self.hold }
+            if level == 3 then
+                a.weight = world:weight(id)
+                world:set_weight(id, self.rng:next() < 0.5 and self.low or self.high)
+            end
+            active[id] = a
+        end
+    end
+    -- effects, in id order
+    local count = 0
+    for _, id in ipairs(sorted_keys(active)) do
+        local a = active[id]
+        if not world:is_valid(id) then
+            active[id] = nil
+        else
+            local angle = self.jitter * (2 * self.rng:next() - 1)
+            if a.level >= 2 then angle = angle - self.side end
+            local vx, vy = world:pref_velocity(id)
+            local c, s = cos(angle), sin(angle)
+            world:set_pref_velocity(id, c * vx - s * vy, s * vx + c * vy)
+            a.left = a.left - dt
+            if a.left <= 0 then
+                if a.weight then world:set_weight(id, a.weight) end
+                active[id] = nil
+                recent[id] = { level = a.level, age = 0 }
+            end
+            count = count + 1
+        end
+    end
+    return count
+end
+
+--- Ends every escalation and restores the weights it changed.
+function Unstick:release(world)
+    for _, id in ipairs(sorted_keys(self.active)) do
+        local a = self.active[id]
+        if a.weight and world:is_valid(id) then world:set_weight(id, a.weight) end
+        self.active[id] = nil
+    end
+    self.recent = {}
+end
+
+--- Level (1..3) of agent id's current escalation, or 0.
+function Unstick:level(id)
+    local a = self.active[id]
+    return a and a.level or 0
+end
+
+return unstick
