@@ -17,7 +17,9 @@ description = {
 A C11 implementation of ORCA (the algorithm of the RVO2 library) with
 responsibility weights, avoidance groups, locks, height, obstacles added and
 removed at run time, UE-style and sampling solvers, and Lua modules for
-jitter, groups, locks, the surround attack, traces and SVG pictures.]],
+jitter, groups, locks, the surround attack, traces and SVG pictures; with
+Recast/Detour at build time (Debian: librecast-dev) also navmesh building,
+path search and path following (rvo.nav, rvo.follow).]],
     license = "MIT",
 }
 dependencies = { "lua >= 5.1, < 5.5" }
@@ -30,7 +32,11 @@ rm -rf _rockbuild &&
 meson setup _rockbuild --prefix="$(PREFIX)" --libdir=clib --buildtype=release -Dlua_tests=disabled \
     -Dlua_dir="$(LUADIR)" -Dlua_cdir="$(LIBDIR)" &&
 ninja -C _rockbuild]],
+    -- librvo_nav (navmesh, built when Recast/Detour are there) likewise.
     install_command = [[
 meson install -C _rockbuild --no-rebuild --quiet &&
-cp -L _rockbuild/src/librvo.so "$(LIBDIR)/librvo.so"]],
+cp -L _rockbuild/src/librvo.so "$(LIBDIR)/librvo.so" &&
+if [ -e _rockbuild/src/nav/librvo_nav.so ]; then
+    cp -L _rockbuild/src/nav/librvo_nav.so "$(LIBDIR)/librvo_nav.so"
+fi]],
 }

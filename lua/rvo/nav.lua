@@ -62,16 +62,24 @@ int32_t rvo_nav_find_path(const rvo_navmesh *m, const float start[3], const floa
                           const float half_extents[3], float *xyz, int32_t cap, int *partial, rvo_error *err);
 ]]
     end
-    -- Found as rvo.ffi finds librvo: $RVO_LIB, then package.cpath, then the system.
-    local function load(env, name)
+    -- Found as rvo.ffi finds librvo: $RVO_LIB (or $RVO_NAV_LIB), then
+    -- package.cpath, then the installed copy named by rvo.libpath (written
+    -- by `meson install`; .nav for librvo_nav), then the system.
+    local found, libpath = pcall(require, "rvo.libpath")
+    if not (found and type(libpath) == "table") then libpath = {} end
+    local function load(env, name, installed)
         local path = os.getenv(env)
-        if not (path and path ~= "") then
-            path = package.searchpath and package.searchpath("lib" .. name, package.cpath) or name
+        if path and path ~= "" then return ffi.load(path) end
+        path = package.searchpath and package.searchpath("lib" .. name, package.cpath)
+        if path then return ffi.load(path) end
+        for i = 1, #installed do
+            local ok, lib = pcall(ffi.load, installed[i])
+            if ok then return lib end
         end
-        return ffi.load(path)
+        return ffi.load(name)
     end
-    local C = load("RVO_LIB", "rvo")
-    local okn, N = pcall(load, "RVO_NAV_LIB", "rvo_nav")
+    local C = load("RVO_LIB", "rvo", libpath)
+    local okn, N = pcall(load, "RVO_NAV_LIB", "rvo_nav", libpath.nav or {})
     local B = { has_navmesh = okn }
     local err = ffi.new("rvo_error")
     local n_out, n2_out, partial_out = ffi.new("int32_t[1]"), ffi.new("int32_t[1]"), ffi.new("int[1]")
