@@ -8,6 +8,12 @@
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
 
+/* Points closer than RVO_MIN_EDGE count as one (issue 8: an edge whose
+ * squared length underflows has no direction). */
+static bool too_close(rvo_vec2 a, rvo_vec2 b) {
+    return v2_abs_sq(v2_sub(a, b)) < RVO_MIN_EDGE * RVO_MIN_EDGE;
+}
+
 rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed) {
     if (!w) return 0;
     if (!xy || n < 0) {
@@ -23,19 +29,20 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     }
     /* Merge repeated consecutive points (and a closing repeat of the first). */
     int32_t m = 0;
-    rvo_vec2 *pts = rvo__realloc(w, NULL, 0, sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)));
+    const size_t pts_size = sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)); /* freed with its size (issue 8) */
+    rvo_vec2 *pts = rvo__realloc(w, NULL, 0, pts_size);
     if (!pts) {
         rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         return 0;
     }
     for (int32_t k = 0; k < n; ++k) {
         rvo_vec2 p = v2(xy[2 * k], xy[2 * k + 1]);
-        if (m > 0 && p.x == pts[m - 1].x && p.y == pts[m - 1].y) continue;
+        if (m > 0 && too_close(p, pts[m - 1])) continue;
         pts[m++] = p;
     }
-    if (closed && m > 1 && pts[0].x == pts[m - 1].x && pts[0].y == pts[m - 1].y) --m;
+    if (closed && m > 1 && too_close(pts[0], pts[m - 1])) --m;
     if (m < 2) {
-        rvo__realloc(w, pts, 0, 0);
+        rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, RVO_ERR_DEGENERATE, 1, "an obstacle needs at least 2 distinct points");
         return 0;
     }
@@ -47,7 +54,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
             area2 += (double)a.x * b.y - (double)b.x * a.y;
         }
         if (area2 == 0) {
-            rvo__realloc(w, pts, 0, 0);
+            rvo__realloc(w, pts, pts_size, 0);
             rvo__fail(w, RVO_ERR_DEGENERATE, 1, "a closed obstacle needs a non-zero area (use closed = false for a line)");
             return 0;
         }
@@ -62,7 +69,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
         !rvo__grow(w, (void **)&w->obst, &ocap, w->obst_count + 1, sizeof *w->obst)) {
         w->verts_cap = vcap < w->verts_cap ? w->verts_cap : vcap;
         w->obst_cap = ocap < w->obst_cap ? w->obst_cap : ocap;
-        rvo__realloc(w, pts, 0, 0);
+        rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         return 0;
     }
@@ -71,7 +78,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     rvo_obstacle_id id;
     rvo_status s = rvo__slot_alloc(w, &w->obst_slots, w->obst_count, &id);
     if (s != RVO_OK) {
-        rvo__realloc(w, pts, 0, 0);
+        rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
         return 0;
     }
@@ -96,7 +103,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     o->zmin = -INFINITY;
     o->zmax = INFINITY;
     w->egrid.valid = false;
-    rvo__realloc(w, pts, 0, 0);
+    rvo__realloc(w, pts, pts_size, 0);
     rvo__ok(w);
     return id;
 }

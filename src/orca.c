@@ -171,7 +171,7 @@ void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin
 static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_t nobst) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const float radius = w->prm[ai].radius;
-    const float inv_th = 1.0f / w->prm[ai].time_horizon_obst;
+    const float inv_th = 1.0f / rvo__min_time(w->prm[ai].time_horizon_obst);
     orca_line *lines = s->lines;
     int32_t nl = 0;
 
@@ -210,9 +210,11 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
                 lines[nl++] = line;
             }
             continue;
-        } else if (sv > 1.0f && dist_sq2 <= radius_sq) {
+        } else if (sv >= 1.0f && dist_sq2 <= radius_sq) {
             /* Collision with the right vertex; ignored if non-convex or if the
-             * neighbouring edge takes care of it. */
+             * neighbouring edge takes care of it. (RVO2 tests sv > 1 and, at
+             * sv == 1 exactly, takes the square root of a negative number;
+             * found by fuzzing, issue 8.) */
             if (o2->convex && v2_det(rel2, o2->unit_dir) >= 0.0f) {
                 line.point = v2(0.0f, 0.0f);
                 line.direction = dist_sq2 > 0.0f ? v2_normalize(v2(-rel2.y, rel2.x)) : v2_neg(o1->unit_dir);
@@ -339,7 +341,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
-    const float inv_th = 1.0f / me->time_horizon;
+    const float inv_th = 1.0f / rvo__min_time(me->time_horizon);
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
@@ -392,7 +394,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             }
         } else {
             /* Collision: project on the cut-off circle of time dt. */
-            const float inv_dt = 1.0f / dt;
+            const float inv_dt = 1.0f / rvo__min_time(dt);
             const rvo_vec2 wv = v2_sub(rel_vel, v2_scale(inv_dt, rel_pos));
             const float w_length = v2_abs(wv);
             rvo_vec2 unit_w;

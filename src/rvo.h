@@ -347,7 +347,8 @@ RVO_API const float *rvo_world_velocities_view(const rvo_world *w);
 /* xy holds n points. closed: a polygon (n >= 3); counter-clockwise points
  * make a solid obstacle, clockwise ones an enclosure that keeps agents
  * inside. Open (closed = false): a polyline (n >= 2) blocking from both
- * sides. Repeated consecutive points are merged. Returns 0 on error. */
+ * sides. Consecutive points less than 1e-6 m apart are merged (a repeat
+ * of the first point closing a polygon too). Returns 0 on error. */
 RVO_API rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
 RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
@@ -415,6 +416,32 @@ RVO_API const float *rvo_outline_loop(const rvo_outline *o, int32_t i, int32_t *
 /* 1 when loop i is a hole (counter-clockwise), 0 when an outer boundary
  * (clockwise), -1 if i is out of range. */
 RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
+
+/* ---- snapshots (src/snapshot.c) ------------------------------------------
+ * A snapshot is the whole world as bytes: every agent with all its
+ * parameters, velocities and lock; obstacles with their ids and z ranges;
+ * both id pools (generations and free lists, so a loaded world issues the
+ * ids the original would); time step, thread count, seed, height margin,
+ * agent defaults, solver and sampling settings, rvo2_compat; and the phase
+ * (a world saved between solve and integrate loads solved, with its new
+ * velocities). A loaded world continues bit-identically to the original,
+ * on any thread count. The format is versioned and CRC-32 checked, with
+ * every number little-endian and floats stored as their bits, so snapshots
+ * move between machines. Not stored: the allocator and other host hooks. */
+
+/* Writes w's snapshot into buf if it fits in cap bytes, and returns its size
+ * either way (buf NULL, cap 0 asks for the size). 0 only when w is NULL. */
+RVO_API size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap);
+/* Rebuilds a world from size bytes of a snapshot into *out. host may be
+ * NULL; otherwise only what a snapshot cannot hold is taken from it (alloc,
+ * alloc_user, future host hooks); its settings are ignored. Returns RVO_OK,
+ * RVO_ERR_INVALID_ARGUMENT for truncated, corrupted, foreign or
+ * newer-version data, or RVO_ERR_OUT_OF_MEMORY; on failure *out is NULL
+ * (never a partial world) and err (errlen bytes, may be NULL) says why:
+ * "not an rvo snapshot", "snapshot is truncated", "snapshot is corrupted
+ * (checksum mismatch)", "snapshot version 9 is not supported (...)". */
+RVO_API rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
+                                  char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 
 #define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
 #define RVO_MAX_COORD 1e9f   /* largest accepted |coordinate| or |velocity| */
+#define RVO_MIN_EDGE 1e-6f   /* obstacle points closer than this [m] are merged */
 #define RVO_MAX_NEIGHBORS_LIMIT 1024
 #define RVO_SLOT_BITS 24
 #define RVO_MAX_GENERATION ((1u << 29) - 1) /* keeps ids below 2^53 */
@@ -61,6 +62,15 @@ static inline rvo_vec2 v2_normalize(rvo_vec2 a) { return v2_div(a, v2_abs(a)); }
 static inline float sqrf(float a) { return a * a; }
 static inline bool rvo_isfinitef(float a) { return isfinite(a); }
 static inline bool v2_finite(rvo_vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+/* Degenerate input (issue 8): a dt or time horizon below 1e-6 s counts as
+ * 1e-6 s where its inverse is taken, so that the inverse stays finite. */
+#define RVO_MIN_TIME 1e-6f
+static inline float rvo__min_time(float t) { return t < RVO_MIN_TIME ? RVO_MIN_TIME : t; }
+/* Keeps a coordinate within [-RVO_MAX_COORD, RVO_MAX_COORD] (inf included);
+ * values inside are returned unchanged, bit for bit. */
+static inline float rvo__clamp_coord(float v) {
+    return v > RVO_MAX_COORD ? RVO_MAX_COORD : v < -RVO_MAX_COORD ? -RVO_MAX_COORD : v;
+}
 
 /* ---- handles --------------------------------------------------------- */
 typedef struct slot_table {
@@ -186,6 +196,10 @@ typedef struct scratch {
 
 typedef struct thread_pool thread_pool;
 
+/* NEW STATE MUST BE ADDED TO src/snapshot.c (visit_settings, visit_state or
+ * visit_agent: one line each, plus a check in validate() if it has limits),
+ * or saved worlds will not continue bit-identically. Caches that are rebuilt
+ * from the rest (grids, scratch, separation candidates) stay out. */
 struct rvo_world {
     rvo_alloc_fn *alloc;
     void *alloc_user;
@@ -215,6 +229,13 @@ struct rvo_world {
     int32_t *sep_start;     /* separation candidates of each agent (CSR) */
     int32_t *sep_cand;
     int32_t sep_start_cap, sep_cand_cap;
+    bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
+    rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
+    int32_t sep_before_cap;
+    /* stall events (stall.c): stall time per agent (cap entries, moves with
+     * the agent), the threshold of rvo_world_set_stall_threshold */
+    float *stall;
+    float stall_progress, stall_min_time;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool ever_solved;
 
@@ -229,13 +250,6 @@ struct rvo_world {
     bool solved;
 
     scratch *scratch; /* one per worker */
-    bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
-    rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
-    int32_t sep_before_cap;
-    /* stall events (stall.c): stall time per agent (cap entries, moves with
-     * the agent), the threshold of rvo_world_set_stall_threshold */
-    float *stall;
-    float stall_progress, stall_min_time;
     thread_pool *pool;
     /* performance: the host task hook (rvo_world_def), NULL = own pool */
     rvo_enqueue_task_fn *enqueue_task;

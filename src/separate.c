@@ -194,7 +194,7 @@ bool rvo__separate(rvo_world *w, float dt) {
     }
     /* The velocity is the motion the agent really made: the next solve then
      * sees a pushed-back agent as slower, not as still pressing on. */
-    const float inv_dt = 1.0f / dt;
+    const float inv_dt = 1.0f / rvo__min_time(dt);
     for (int32_t i = 0; i < w->count; ++i) {
         const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
         if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));

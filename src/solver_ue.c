@@ -269,7 +269,7 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
     }
     /* Obstacle edges facing the agent. */
     const int32_t nobst = rvo__pack_obstacle_edges(w, i, s, L + na, P + na);
-    const ue_ctx x = {w, s, na, nobst, me->radius, 1.0f / tau, 1.0f / dt, tau_o};
+    const ue_ctx x = {w, s, na, nobst, me->radius, 1.0f / rvo__min_time(tau), 1.0f / rvo__min_time(dt), tau_o};
 
     /* The trivial case: the preferred velocity is free. */
     if (free_scale(&x, pv) >= 1.0f) return pv;

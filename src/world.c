@@ -354,6 +354,8 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     for (int32_t i = 0; i < w->count; ++i) {
         w->vel[i] = w->newvel[i];
         w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], dt));
+        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
+        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
     }
     w->solved = false;
     w->grid.valid = false;

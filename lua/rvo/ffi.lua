@@ -151,6 +151,10 @@ int rvo_solver_from_name(const char *name);
 /* debug view */
 int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
                                    int32_t *num_obstacle);
+/* snapshots */
+size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap);
+rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
+                          char *err, size_t errlen);
 ]]
 end
 
@@ -789,10 +793,6 @@ function methods.set_height_margin(self, m)
 end
 
 ---------------------------------------------------------------------------
--- Bulk access, in the world's agent order.
-
--- Nil out t[from], t[from+1], ... up to the first nil.
----------------------------------------------------------------------------
 -- Strict overlap (issue 6).
 
 function methods.set_strict_overlap(self, on)
@@ -867,6 +867,10 @@ function methods.stall_time(self, id)
     return tonumber(stall_out[0])
 end
 
+---------------------------------------------------------------------------
+-- Bulk access, in the world's agent order.
+
+-- Nil out t[from], t[from+1], ... up to the first nil.
 local function clear_tail(t, from)
     while t[from] ~= nil do
         t[from] = nil
@@ -1226,8 +1230,41 @@ function methods.orca_lines(self, id, dt, buf)
     return n, nobst_out[0]
 end
 
+---------------------------------------------------------------------------
+-- Snapshots (as rvo_core.c's l_save / l_load).
+
+function methods.save(self)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "save") end
+    local n = C.rvo_world_save(w, nil, 0)
+    local buf = ffi.new("uint8_t[?]", n)
+    C.rvo_world_save(w, buf, n)
+    return ffi.string(buf, n)
+end
+
+local load_out = ffi.new("rvo_world *[1]")
+local load_err = ffi.new("char[160]")
+
+local function load(s)
+    local fn = "load"
+    if type(s) ~= "string" then
+        error(format("bad argument #1 to '%s' (string expected, got %s)", fn, type_name(s)), 2)
+    end
+    load_out[0] = nil
+    local st = C.rvo_world_load(s, #s, nil, load_out, load_err, 160)
+    if st == -3 then
+        error(fn .. ": not enough memory", 2)
+    elseif st ~= 0 then
+        error(format("bad argument #1 to '%s' (%s)", fn, ffi.string(load_err)), 2)
+    end
+    local w = load_out[0]
+    load_out[0] = nil
+    return setmetatable({ _w = ffi.gc(w, function(p) C.rvo_world_destroy(p) end) }, World)
+end
+
 return {
     new_world = new_world,
+    load = load, -- snapshots
     version = ffi.string(C.rvo_version()),
     World = World, -- the metatable (for behaviour modules' type checks)
 }

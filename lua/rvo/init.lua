@@ -20,6 +20,7 @@ end
 
 local rvo = {
     new_world = backend.new_world,
+    load = backend.load, -- rvo.load(world:save()): snapshots
     version = backend.version,
     -- "ffi" or "core": which binding is underneath (for tests and reports).
     backend = rawget(_G, "jit") and "ffi" or "core",

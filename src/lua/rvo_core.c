@@ -1498,6 +1498,47 @@ static int l_orca_lines(lua_State *L)
     return has_buf ? 2 : 3;
 }
 
+/* ---- snapshots (issue 8) ---------------------------------------------- */
+
+/* save() -> string: the whole world (rvo_world_save). */
+static int l_save(lua_State *L)
+{
+    lworld *lw = check_world(L, "save");
+    size_t n = rvo_world_save(lw->w, NULL, 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, n);
+    rvo_world_save(lw->w, p, n);
+    luaL_pushresultsize(&b, n);
+    return 1;
+}
+
+/* rvo.load(s) -> world: rebuilds a saved world (rvo_world_load). */
+static int l_load(lua_State *L)
+{
+    static const char fn[] = "load";
+    size_t len;
+    const char *s;
+    lworld *lw;
+    char err[160];
+    rvo_status st;
+    if (lua_type(L, 1) != LUA_TSTRING) {
+        luaL_error(L, "bad argument #1 to '%s' (string expected, got %s)", fn, type_name(L, 1));
+    }
+    s = lua_tolstring(L, 1, &len);
+    /* The userdata first: if it cannot be made, no world is left behind. */
+    lw = (lworld *)lua_newuserdatauv(L, sizeof *lw, 0);
+    memset(lw, 0, sizeof *lw);
+    lua_pushvalue(L, MT);
+    lua_setmetatable(L, -2);
+    st = rvo_world_load(s, len, NULL, &lw->w, err, sizeof err);
+    if (st == RVO_ERR_OUT_OF_MEMORY) {
+        luaL_error(L, "%s: not enough memory", fn);
+    } else if (st != RVO_OK) {
+        arg_error(L, 1, fn, err);
+    }
+    return 1;
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 static const luaL_Reg world_methods[] = {
@@ -1556,6 +1597,7 @@ static const luaL_Reg world_methods[] = {
     {"set_solver", l_set_solver},
     {"set_sampling", l_set_sampling},
     {"orca_lines", l_orca_lines}, /* debug view */
+    {"save", l_save}, /* snapshots */
     {NULL, NULL}};
 
 static const luaL_Reg world_meta[] = {
@@ -1566,6 +1608,7 @@ static const luaL_Reg world_meta[] = {
 
 static const luaL_Reg module_funcs[] = {
     {"new_world", l_new_world},
+    {"load", l_load}, /* snapshots */
     {NULL, NULL}};
 
 LUAMOD_API int luaopen_rvo_core(lua_State *L)

@@ -32,6 +32,8 @@ local METHODS = {
     "orca_lines",
     -- performance: zero-copy views (perf_spec)
     "positions_view", "velocities_view",
+    -- snapshots (snapshot_spec)
+    "save",
 }
 
 describe("rvo module", function()
