@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
         set_prefs(&s);
         rvo_world_step(s.w, 0);
     }
-    const bool cpu = threads == 1;
+    const bool cpu = threads == 1 && !getenv("RVO_BENCH_WALL"); /* set it to compare thread counts */
     const double t0 = cpu ? cpu_ms() : now_ms();
     for (int k = 0; k < steps; ++k) {
         set_prefs(&s);
