@@ -89,6 +89,11 @@ int main(int argc, char **argv) {
             if (in > intrusion) intrusion = in;
         }
     }
+    if (getenv("QUALITY_DUMP")) { /* final positions, to look at a jam */
+        const float *p = rvo_world_positions_view(w);
+        for (int i = 0; i < n; ++i)
+            fprintf(stderr, "%d %.2f %.2f -> %.2f %.2f\n", i, p[2 * i], p[2 * i + 1], s.goal[2 * i], s.goal[2 * i + 1]);
+    }
     const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
     printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
            free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);

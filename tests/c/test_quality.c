@@ -3,12 +3,14 @@
  * circle; locked
  * and weight-0 agents are never pushed by it; obstacles keep their
  * clearance; the small symmetric scenes of quality_scenes.h finish with
- * jitter; stall events (rvo_world_stalled). */
+ * jitter; stall events (rvo_world_stalled); snapshots keep strict overlap
+ * and the stall state. */
 #include "check.h"
 #include "rvo.h"
 #include "../bench/quality_scenes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct result {
     double worst;  /* worst overlap as a fraction of ri + rj */
@@ -177,6 +179,60 @@ static void stall_events(void) {
     rvo_world_destroy(w);
 }
 
+/* A snapshot keeps strict overlap (with its keep-right), the stall
+ * threshold and every agent's stall time: the loaded world of a jammed
+ * strict doorway continues bit-identically and reports the same stalls. */
+static void snapshot_keeps_quality_state(void) {
+    qscene s = qs_make("doorway", 0);
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = s.dt;
+    rvo_world *w = rvo_world_create(&wd);
+    CHECK(rvo_world_set_strict_overlap(w, true) == RVO_OK);
+    CHECK(rvo_world_set_stall_threshold(w, 0.3f, 0.5f) == RVO_OK);
+    const float *op = s.obst;
+    for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k) rvo_world_add_obstacle(w, op, s.obst_count[k], true);
+    for (int i = 0; i < s.n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+    float pref[48];
+    unsigned seed = 5;
+    for (int k = 0; k < 60; ++k) { /* into the jam */
+        const float *p = rvo_world_positions_view(w);
+        for (int i = 0; i < s.n; ++i)
+            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i], &pref[2 * i + 1]);
+        rvo_world_set_pref_velocities(w, pref, s.n);
+        rvo_world_step(w, 0);
+    }
+    CHECK(rvo_world_stalled(w, NULL, NULL, 0) > 0);
+    const size_t size = rvo_world_save(w, NULL, 0);
+    void *buf = malloc(size);
+    CHECK(rvo_world_save(w, buf, size) == size);
+    rvo_world *twin = NULL;
+    CHECK(rvo_world_load(buf, size, NULL, &twin, NULL, 0) == RVO_OK && twin);
+    free(buf);
+    if (!twin) return;
+    CHECK(rvo_world_strict_overlap(twin));
+    float progress = 0, min_time = 0;
+    rvo_world_stall_threshold(twin, &progress, &min_time);
+    CHECK(progress == 0.3f && min_time == 0.5f);
+    for (int k = 0; k < 40; ++k) {
+        const float *p = rvo_world_positions_view(w);
+        for (int i = 0; i < s.n; ++i)
+            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i], &pref[2 * i + 1]);
+        rvo_world_set_pref_velocities(w, pref, s.n);
+        rvo_world_set_pref_velocities(twin, pref, s.n);
+        rvo_world_step(w, 0);
+        rvo_world_step(twin, 0);
+    }
+    CHECK(memcmp(rvo_world_positions_view(w), rvo_world_positions_view(twin), sizeof(float) * 2 * (size_t)s.n) == 0);
+    rvo_agent_id ids_a[24], ids_b[24];
+    float times_a[24], times_b[24];
+    const int32_t na = rvo_world_stalled(w, ids_a, times_a, 24), nb = rvo_world_stalled(twin, ids_b, times_b, 24);
+    CHECK(na > 0 && na == nb);
+    for (int32_t i = 0; i < na && i < nb; ++i) CHECK(ids_a[i] == ids_b[i] && times_a[i] == times_b[i]);
+    rvo_world_destroy(twin);
+    rvo_world_destroy(w);
+    qs_free(&s);
+}
+
 int main(void) {
     const result plain = circle(120, true, false), def = circle(120, false, false), strict = circle(120, false, true);
     printf("circle 120: rvo2 mode worst overlap %.1f%%, makespan %d; default %.1f%%, makespan %d; "
@@ -236,5 +292,6 @@ int main(void) {
 
     symmetric_scenes();
     stall_events();
+    snapshot_keeps_quality_state();
     return check_finish("quality");
 }
