@@ -389,8 +389,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             int32_t n;
             if (u8(&r) & 1) {
                 float times[MAX_AGENTS + 8];
-                n = rvo_world_stalled(w, idbuf, times, (int32_t)(u8(&r) % (MAX_AGENTS + 8)));
-                for (int32_t q = 0; q < (n < MAX_AGENTS + 8 ? n : 0); ++q)
+                const int32_t cap = (int32_t)(u8(&r) % (MAX_AGENTS + 8));
+                n = rvo_world_stalled(w, idbuf, times, cap);
+                for (int32_t q = 0; q < (n < cap ? n : cap); ++q) /* only what was written */
                     if (!(times[q] >= 0) || !isfinite(times[q])) abort();
             } else {
                 n = rvo_world_avoiding(w, num(&r), idbuf, (int32_t)(u8(&r) % (MAX_AGENTS + 8)));
