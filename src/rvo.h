@@ -195,9 +195,10 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  * (they are the motion the agent really made), and ORCA keeps right (a
  * pair closing in within about 64 degrees of head-on passes on the right,
  * which turns a dense crossing into a vortex instead of a jam). Circles of
- * 250 to 5000 agents then overlap by at most 0.5%, at RVO2's makespan or
- * better; random all-direction crossings flow worse (README, Avoidance
- * quality). */
+ * 250 to 5000 agents then overlap by at most 0.5%, within 7% of RVO2's
+ * makespan; random all-direction crossings and arrivals into parked
+ * formations flow worse, which is why it is not the default (README,
+ * Avoidance quality). */
 RVO_API rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on);
 RVO_API bool rvo_world_strict_overlap(const rvo_world *w);
 /* True between a solve and the next integrate. */

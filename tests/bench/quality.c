@@ -10,7 +10,9 @@
  *   deadlock,p50,p90,p99,ms_per_step
  * makespan -1 when not everyone arrived within max_steps; deadlock 1 when
  * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
- * agents were home at once; ms_per_step: rvo_world_step alone. */
+ * agents were home at once; ms_per_step: rvo_world_step alone.
+ * QUALITY_DUMP=1 in the environment prints the final positions and goals
+ * to stderr (to look at a jam). */
 #define _POSIX_C_SOURCE 200809L
 #include "quality_scenes.h"
 #include "rvo.h"

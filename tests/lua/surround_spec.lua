@@ -100,7 +100,7 @@ end
 describe("rvo.surround", function()
     it("brings 24 units onto the ring and keeps them there, evenly and without overlap", function()
         local r = run("still", true)
-        -- measured (README): every unit in the band from step 232; drift 0.424 m,
+        -- measured (README): every unit in the band from step 235; drift 0.424 m,
         -- worst overlap 2.2%, largest gap 1.21x the even share
         assert.is_not_nil(r.all_in, "not every unit reached the band")
         assert.are.equal(24, r.in_band)
