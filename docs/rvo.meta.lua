@@ -303,6 +303,17 @@ function World:is_locked(id) end
 ---@return integer? count
 function World:avoiding(tolerance, buf) end
 
+-- Strict overlap ----------------------------------------------------------------
+
+---Off by default; no effect with rvo2_compat. On: overlaps are resolved
+---until no pair overlaps by more than 0.2% of its radius sum (at most 64
+---passes), velocities take up that correction, and ORCA keeps right.
+---@param on boolean
+function World:set_strict_overlap(on) end
+
+---@return boolean
+function World:strict_overlap() end
+
 -- Stall events (rvo.unstick escalates on them) ---------------------------------
 
 ---An agent stalls while it moves along its preferred velocity at less than
