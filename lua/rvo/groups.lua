@@ -30,10 +30,8 @@ local format = string.format
 local Groups = {}
 Groups.__index = Groups
 
-local function is_world(v)
-    local t = type(v)
-    return (t == "table" or t == "userdata" or t == "cdata") and v.set_mask ~= nil
-end
+-- A world of either backend (the check rvo.nav and rvo.follow use too).
+local is_world = require("rvo").is_world
 
 local function check_self(self, fname)
     if getmetatable(self) ~= Groups then

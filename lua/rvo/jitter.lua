@@ -106,10 +106,8 @@ jitter.Rng = Rng
 local Jitter = {}
 Jitter.__index = Jitter
 
-local function is_world(v)
-    local t = type(v)
-    return (t == "table" or t == "userdata" or t == "cdata") and v.set_pref_velocity ~= nil
-end
+-- A world of either backend (the check rvo.nav and rvo.follow use too).
+local is_world = require("rvo").is_world
 
 local KNOWN = { seed = true, rng = true, amount = true, slow_radius = true }
 

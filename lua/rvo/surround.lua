@@ -50,10 +50,8 @@ local function finite(v)
     return type(v) == "number" and v == v and v > -huge and v < huge
 end
 
-local function is_world(v)
-    local t = type(v)
-    return (t == "table" or t == "userdata" or t == "cdata") and v.ray_cast ~= nil
-end
+-- A world of either backend (the check rvo.nav and rvo.follow use too).
+local is_world = require("rvo").is_world
 
 local function check_self(self, fname)
     if getmetatable(self) ~= Surround then

@@ -83,9 +83,8 @@ function unstick.new(opts)
     return self
 end
 
-local function is_world(v)
-    return type(v) == "table" or type(v) == "userdata"
-end
+-- A world of either backend (the check rvo.nav and rvo.follow use too).
+local is_world = require("rvo").is_world
 
 local function sorted_keys(t)
     local ks = {}
