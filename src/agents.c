@@ -5,27 +5,11 @@
 
 
 static bool reserve_agents(rvo_world *w, int32_t need) {
-    if (need <= w->cap) return true;
-    int32_t c = w->cap, n = w->cap > 0 ? w->cap : 16;
-    while (n < need) n *= 2;
-#define GROW(p)                                                                          \
-    do {                                                                                 \
-        void *q = rvo__realloc(w, (p), sizeof *(p) * (size_t)c, sizeof *(p) * (size_t)n); \
-        if (!q) return false;                                                            \
-        (p) = q;                                                                         \
-    } while (0)
-    /* Each array is grown to n before cap changes; a failure leaves the
-     * larger arrays in place, which is harmless (cap is what is used). */
-    GROW(w->pos);
-    GROW(w->vel);
-    GROW(w->pref);
-    GROW(w->newvel);
-    GROW(w->prm);
-    GROW(w->ids);
-    GROW(w->stall); /* stall events */
-#undef GROW
-    w->cap = n;
-    return true;
+    void **const arrays[] = {(void **)&w->pos,  (void **)&w->vel, (void **)&w->pref, (void **)&w->newvel,
+                             (void **)&w->prm,  (void **)&w->ids, (void **)&w->stall};
+    const size_t elems[] = {sizeof *w->pos, sizeof *w->vel, sizeof *w->pref, sizeof *w->newvel,
+                            sizeof *w->prm, sizeof *w->ids, sizeof *w->stall};
+    return rvo__grow_arrays(w, &w->cap, need, 7, arrays, elems);
 }
 
 /* Looks an id up; fails with arg as the argument number when unknown. */

@@ -80,13 +80,11 @@ bool rvo__agent_grid_build(rvo_world *w) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    int32_t items_cap = g->items_cap, pos_cap = g->items_cap, cell_cap = g->items_cap;
+    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->cell_of};
+    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->cell_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
-        !rvo__grow(w, (void **)&g->items, &items_cap, n, sizeof *g->items) ||
-        !rvo__grow(w, (void **)&g->item_pos, &pos_cap, n, sizeof *g->item_pos) ||
-        !rvo__grow(w, (void **)&g->cell_of, &cell_cap, n, sizeof *g->cell_of))
+        !rvo__grow_arrays(w, &g->items_cap, n, 3, arrays, elems))
         return false;
-    g->items_cap = items_cap;
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
     g->max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {

@@ -11,16 +11,9 @@ rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t 
     } else {
         if (t->used >= RVO_MAX_SLOTS) return RVO_ERR_CAPACITY;
         if (t->used == t->cap) {
-            int32_t c1 = t->cap, c2 = t->cap, c3 = t->cap;
-            if (!rvo__grow(w, (void **)&t->gen, &c1, t->used + 1, sizeof *t->gen) ||
-                !rvo__grow(w, (void **)&t->index, &c2, t->used + 1, sizeof *t->index) ||
-                !rvo__grow(w, (void **)&t->free, &c3, t->used + 1, sizeof *t->free)) {
-                /* keep the three arrays' capacities in step: use the smallest */
-                int32_t m = c1 < c2 ? c1 : c2;
-                t->cap = m < c3 ? m : c3;
-                return RVO_ERR_OUT_OF_MEMORY;
-            }
-            t->cap = c1;
+            void **const arrays[] = {(void **)&t->gen, (void **)&t->index, (void **)&t->free};
+            const size_t elems[] = {sizeof *t->gen, sizeof *t->index, sizeof *t->free};
+            if (!rvo__grow_arrays(w, &t->cap, t->used + 1, 3, arrays, elems)) return RVO_ERR_OUT_OF_MEMORY;
         }
         slot = t->used++;
         t->gen[slot] = 0;

@@ -263,6 +263,8 @@ struct rvo_world {
 /* world.c */
 void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);
 bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
+#define RVO_GROW_ARRAYS_MAX 8
+bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]);
 rvo_status rvo__fail(const rvo_world *w, rvo_status s, int arg, const char *fmt, ...);
 void rvo__ok(const rvo_world *w);
 const char *rvo__check_coord(const char *name, float v, char *buf, size_t n);

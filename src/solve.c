@@ -151,13 +151,9 @@ bool rvo__scratch_reserve(rvo_world *w) {
     const int32_t lines = w->nverts + RVO_MAX_NEIGHBORS_LIMIT + 1;
     for (int32_t k = 0; k < w->threads; ++k) {
         scratch *s = &w->scratch[k];
-        if (s->lines_cap < lines) {
-            int32_t c1 = s->lines_cap, c2 = s->lines_cap;
-            if (!rvo__grow(w, (void **)&s->lines, &c1, lines, sizeof *s->lines) ||
-                !rvo__grow(w, (void **)&s->proj, &c2, lines, sizeof *s->proj))
-                return false;
-            s->lines_cap = c1 < c2 ? c1 : c2;
-        }
+        void **const arrays[] = {(void **)&s->lines, (void **)&s->proj};
+        const size_t elems[] = {sizeof *s->lines, sizeof *s->proj};
+        if (!rvo__grow_arrays(w, &s->lines_cap, lines, 2, arrays, elems)) return false;
         if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1, sizeof *s->agents) ||
             !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst) ||
             !rvo__grow(w, (void **)&s->spans, &s->spans_cap, 2 * RVO_MAX_NEIGHBORS_LIMIT + w->nverts + 1,

@@ -238,6 +238,35 @@ bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) 
     return true;
 }
 
+/* Grows count arrays that share one capacity, all or none: the new blocks
+ * are allocated first and the old ones freed only once every allocation
+ * succeeded, so a failure leaves each array and *cap as they were (a sized
+ * allocator is always told a block's true size). */
+bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]) {
+    if (need <= *cap) return true;
+    int64_t n = *cap > 0 ? *cap : 16;
+    while (n < need) n *= 2;
+    if (n > INT32_MAX) n = INT32_MAX;
+    void *fresh[RVO_GROW_ARRAYS_MAX];
+    if (count > RVO_GROW_ARRAYS_MAX) return false;
+    for (int k = 0; k < count; ++k) {
+        fresh[k] = rvo__realloc(w, NULL, 0, (size_t)n * elems[k]);
+        if (!fresh[k]) {
+            while (k-- > 0) rvo__realloc(w, fresh[k], (size_t)n * elems[k], 0);
+            return false;
+        }
+    }
+    for (int k = 0; k < count; ++k) {
+        if (*arrays[k]) {
+            memcpy(fresh[k], *arrays[k], (size_t)*cap * elems[k]);
+            rvo__realloc(w, *arrays[k], (size_t)*cap * elems[k], 0);
+        }
+        *arrays[k] = fresh[k];
+    }
+    *cap = (int32_t)n;
+    return true;
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 rvo_status rvo__fail(const rvo_world *cw, rvo_status s, int arg, const char *fmt, ...) {

@@ -1,0 +1,117 @@
+/* The host allocator hook (rvo_world_def.alloc) is told each block's true
+ * size on every resize and free: sized allocators (arenas, pools, engines'
+ * tracked heaps) depend on it. A bookkeeping allocator checks that for every
+ * call, and an allocation failing at each point in turn must leave the world
+ * usable, with every later old_size still right and nothing leaked. */
+#include "check.h"
+#include "rvo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BLOCKS 256
+
+typedef struct sized {
+    void *ptr[MAX_BLOCKS];
+    size_t size[MAX_BLOCKS];
+    int nblocks;
+    long calls, fail_at; /* fail_at: the call that returns NULL (0 = never) */
+    int wrong_size;      /* calls whose old_size was not the block's size */
+} sized;
+
+static int find_block(sized *s, void *p) {
+    for (int k = 0; k < s->nblocks; ++k)
+        if (s->ptr[k] == p) return k;
+    return -1;
+}
+
+static void *sized_alloc(void *user, void *ptr, size_t old_size, size_t new_size) {
+    sized *s = user;
+    int k = -1;
+    if (ptr) {
+        k = find_block(s, ptr);
+        if (k < 0 || s->size[k] != old_size) ++s->wrong_size;
+    } else if (old_size != 0) {
+        ++s->wrong_size;
+    }
+    if (new_size == 0) {
+        if (k >= 0) {
+            s->ptr[k] = s->ptr[s->nblocks - 1];
+            s->size[k] = s->size[s->nblocks - 1];
+            --s->nblocks;
+        }
+        free(ptr);
+        return NULL;
+    }
+    if (++s->calls == s->fail_at) return NULL;
+    void *q = realloc(ptr, new_size);
+    if (!q) return NULL;
+    if (k < 0) {
+        if (s->nblocks == MAX_BLOCKS) abort(); /* the test's own limit */
+        k = s->nblocks++;
+    }
+    s->ptr[k] = q;
+    s->size[k] = new_size;
+    return q;
+}
+
+/* Adds agents, an obstacle and steps; stops at the first failure. Returns
+ * true when everything went through. */
+static bool build(rvo_world *w, int agents) {
+    for (int i = 0; i < agents; ++i) {
+        const rvo_agent_id id = rvo_world_add_agent(w, (float)(i % 10) * 2.0f, (float)(i / 10) * 2.0f, NULL);
+        if (id == 0) return false;
+        if (rvo_agent_set_pref_velocity(w, id, 1.0f, 0.5f) != RVO_OK) return false;
+    }
+    const float box[8] = {30, 0, 32, 0, 32, 2, 30, 2};
+    if (rvo_world_add_obstacle(w, box, 4, true) == 0) return false;
+    for (int s = 0; s < 3; ++s)
+        if (rvo_world_step(w, 0.0f) != RVO_OK) return false;
+    return true;
+}
+
+int main(void) {
+    rvo_world_def def = rvo_default_world_def();
+    def.alloc = sized_alloc;
+
+    /* A full run: count the calls, every size right. */
+    sized s0;
+    memset(&s0, 0, sizeof s0);
+    def.alloc_user = &s0;
+    rvo_world *w = rvo_world_create(&def);
+    CHECK(w != NULL);
+    CHECK(build(w, 40));
+    rvo_world_destroy(w);
+    CHECK(s0.wrong_size == 0);
+    CHECK(s0.nblocks == 0);
+    const long total = s0.calls;
+    CHECK(total > 10);
+
+    /* Fail each allocation in turn; then allocate freely, keep using the
+     * world, destroy it. */
+    int failed = 0;
+    for (long k = 1; k <= total; ++k) {
+        sized s;
+        memset(&s, 0, sizeof s);
+        s.fail_at = k;
+        def.alloc_user = &s;
+        w = rvo_world_create(&def);
+        if (!w) {
+            CHECK(s.nblocks == 0);
+            CHECK(s.wrong_size == 0);
+            continue;
+        }
+        if (!build(w, 40)) ++failed;
+        s.fail_at = 0;
+        CHECK(build(w, 60)); /* the world is intact and grows again */
+        CHECK(rvo_world_agent_count(w) >= 60);
+        rvo_world_destroy(w);
+        if (s.wrong_size != 0 || s.nblocks != 0)
+            fprintf(stderr, "failing call %ld: %d wrong old sizes, %d blocks left\n", k, s.wrong_size, s.nblocks);
+        CHECK(s.wrong_size == 0);
+        CHECK(s.nblocks == 0);
+    }
+    printf("%ld allocation points, %d failed a build cleanly\n", total, failed);
+    CHECK(failed > 0);
+    return check_finish("alloc");
+}
