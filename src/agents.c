@@ -124,8 +124,10 @@ int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap) 
 
 /* ---- per-agent vectors -------------------------------------------------- */
 
-static rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
-                          const char *ny) {
+/* The checks and errors of set_vec and get_vec, kept out of their fast
+ * paths (which then need no stack frame). */
+static RVO_NOINLINE rvo_status set_vec_slow(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr,
+                                            const char *nx, const char *ny) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
     if (i < 0) return RVO_ERR_UNKNOWN_ID;
@@ -135,10 +137,26 @@ static rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_v
     return RVO_OK;
 }
 
-static rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
-    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
-    const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+static inline rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
+                                 const char *ny) {
+    const int32_t i = w ? rvo__slot_lookup(&w->agent_slots, id) : -1;
+    if (i >= 0 && rvo__coord_ok(x) && rvo__coord_ok(y)) {
+        arr[i] = v2(x, y);
+        rvo__ok(w);
+        return RVO_OK;
+    }
+    return set_vec_slow(w, id, x, y, arr, nx, ny);
+}
+
+static RVO_NOINLINE rvo_status get_vec_slow(const rvo_world *w, rvo_agent_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    find(w, id, 1);
+    return RVO_ERR_UNKNOWN_ID;
+}
+
+static inline rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
+    const int32_t i = w && out ? rvo__slot_lookup(&w->agent_slots, id) : -1;
+    if (i < 0) return get_vec_slow(out ? w : NULL, id);
     *out = arr[i];
     return RVO_OK;
 }

@@ -7,6 +7,12 @@
 #include <math.h>
 #include <stdarg.h>
 
+#if defined(__GNUC__)
+#define RVO_NOINLINE __attribute__((noinline))
+#else
+#define RVO_NOINLINE
+#endif
+
 #define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
 #define RVO_MAX_COORD 1e9f   /* largest accepted |coordinate| or |velocity| */
 #define RVO_MIN_EDGE 1e-6f   /* obstacle points closer than this [m] are merged */
@@ -264,15 +270,32 @@ struct rvo_world {
 void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);
 bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
 rvo_status rvo__fail(const rvo_world *w, rvo_status s, int arg, const char *fmt, ...);
-void rvo__ok(const rvo_world *w);
+/* Clears the last error (a call that succeeded); inline: per-agent setters
+ * run it once per call. */
+static inline void rvo__ok(const rvo_world *cw) {
+    rvo_world *w = (rvo_world *)cw;
+    w->err[0] = 0;
+    w->err_arg = 0;
+}
 const char *rvo__check_coord(const char *name, float v, char *buf, size_t n);
+/* Within [-RVO_MAX_COORD, RVO_MAX_COORD] (false for NaN and inf): the test
+ * that lets rvo__check_coord run only on bad values. */
+static inline bool rvo__coord_ok(float v) { return fabsf(v) <= RVO_MAX_COORD; }
 
 /* Validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
 
 /* ids */
 rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t *id);
-int32_t rvo__slot_lookup(const slot_table *t, uint64_t id); /* dense index or -1 */
+/* Dense index of id, or -1; inline: every per-agent call looks its id up. */
+static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
+    const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
+    const uint64_t gen = id >> RVO_SLOT_BITS;
+    if (low == 0 || low > (uint64_t)t->used) return -1;
+    const int32_t slot = (int32_t)low - 1;
+    if (t->gen[slot] != gen || t->index[slot] < 0) return -1;
+    return t->index[slot];
+}
 void rvo__slot_release(slot_table *t, uint64_t id);
 void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense);
 void rvo__slot_free(rvo_world *w, slot_table *t);

@@ -250,12 +250,6 @@ rvo_status rvo__fail(const rvo_world *cw, rvo_status s, int arg, const char *fmt
     return s;
 }
 
-void rvo__ok(const rvo_world *cw) {
-    rvo_world *w = (rvo_world *)cw;
-    w->err[0] = 0;
-    w->err_arg = 0;
-}
-
 const char *rvo_world_last_error(const rvo_world *w) { return w ? w->err : "world is NULL"; }
 int rvo_world_last_error_arg(const rvo_world *w) { return w ? w->err_arg : 0; }
 
