@@ -113,22 +113,25 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
 
 /* Returns n on success, else the index of the line that failed. */
 int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt, rvo_vec2 *result) {
+    rvo_vec2 r; /* in a register: lines cannot alias it */
     if (dir_opt)
-        *result = v2_mul(opt, radius); /* opt is a unit vector here */
+        r = v2_mul(opt, radius); /* opt is a unit vector here */
     else if (v2_abs_sq(opt) > sqrf(radius))
-        *result = v2_mul(v2_normalize(opt), radius);
+        r = v2_mul(v2_normalize(opt), radius);
     else
-        *result = opt;
+        r = opt;
     for (int32_t i = 0; i < n; ++i) {
-        if (v2_det(lines[i].direction, v2_sub(lines[i].point, *result)) > 0.0f) {
-            /* result violates constraint i: best point on line i */
-            const rvo_vec2 temp = *result;
-            if (!rvo__lp1(lines, i, radius, opt, dir_opt, result)) {
-                *result = temp;
+        if (v2_det(lines[i].direction, v2_sub(lines[i].point, r)) > 0.0f) {
+            /* r violates constraint i: best point on line i (r stays on failure) */
+            rvo_vec2 next;
+            if (!rvo__lp1(lines, i, radius, opt, dir_opt, &next)) {
+                *result = r;
                 return i;
             }
+            r = next;
         }
     }
+    *result = r;
     return n;
 }
 
@@ -347,7 +350,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
         /* This agent's share of the pair's correction (RVO2: 0.5). */
-        const float share = rvo__share(me, other);
+        const float share = w->equal_shares ? 0.5f : rvo__share(me, other);
         /* Share 0 (weight 0 against a movable agent): it never yields, the
          * other treats it as a moving obstacle, so it gets no line at all
          * (a line through its own velocity would pin it there). */
@@ -418,7 +421,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
  * (debug_lines.c) both build them here, so they cannot differ. */
 int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst) {
     const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
-    const int32_t nol = obstacle_lines(w, i, s, nobst);
+    const int32_t nol = nobst > 0 ? obstacle_lines(w, i, s, nobst) : 0;
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
