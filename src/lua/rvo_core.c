@@ -1101,6 +1101,8 @@ static int l_ids(lua_State *L)
 typedef int32_t bulk_get_fn(const rvo_world *w, float *xy, int32_t n);
 typedef rvo_status bulk_set_fn(rvo_world *w, const float *xy, int32_t n);
 
+#define BULK_BATCH 16
+
 static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
 {
     lworld *lw = check_world(L, fn);
@@ -1145,13 +1147,20 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
         arg_error(L, 1, fn, lua_tostring(L, -1));
     }
     buf = floats(L, lw, (size_t)len);
-    for (i = 0; i < len; i++) {
-        if (lua_geti(L, 2, i + 1) != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
+    /* BULK_BATCH values on the stack at a time: one pop per batch */
+    luaL_checkstack(L, BULK_BATCH + 4, "too many values");
+    for (i = 0; i < len; i += BULK_BATCH) {
+        int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
+        for (j = 0; j < b; j++) {
+            if (lua_geti(L, 2, i + j + 1) != LUA_TNUMBER) {
+                lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
+                arg_error(L, 1, fn, lua_tostring(L, -1));
+            }
         }
-        buf[i] = (float)lua_tonumber(L, -1);
-        lua_pop(L, 1);
+        for (j = 0; j < b; j++) {
+            buf[i + j] = (float)lua_tonumberx(L, top + 1 + j, NULL);
+        }
+        lua_settop(L, top);
     }
     st = set(lw->w, buf, n);
     if (st != RVO_OK) {
