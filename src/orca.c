@@ -454,7 +454,11 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
     for (int32_t k = 0; k < nn; k += 4) {
         const int32_t m = nn - k < 4 ? nn - k : 4;
         int32_t j[4];
-        for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
+        if (m == 4) {
+            j[0] = nb[k].index, j[1] = nb[k + 1].index, j[2] = nb[k + 2].index, j[3] = nb[k + 3].index;
+        } else {
+            for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
+        }
         __m128 bpy, bvy;
         const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
         const __m128 brad = _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius,
@@ -472,25 +476,36 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
         const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
         const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
         const __m128 cut = _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
-        /* cut-off circle */
-        const __m128 wl = _mm_sqrt_ps(wls);
-        const __m128 winv = _mm_div_ps(one, wl);
-        const __m128 uwx = _mm_mul_ps(wx, winv), uwy = _mm_mul_ps(wy, winv);
-        const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
-        /* legs */
-        const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
-        const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), zero);
-        const __m128 dinv = _mm_div_ps(one, dist_sq);
-        const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
-        const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
-        const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
-        const __m128 ry = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
-        const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
-        const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
-        /* the line: direction d, u, point = velocity + 0.5 u */
-        const __m128 dx = select_ps(cut, uwy, gx), dy = select_ps(cut, _mm_xor_ps(sign, uwx), gy);
-        const __m128 ux = select_ps(cut, _mm_mul_ps(sc, uwx), _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx));
-        const __m128 uy = select_ps(cut, _mm_mul_ps(sc, uwy), _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy));
+        const int cuts = _mm_movemask_ps(cut);
+        __m128 dx, dy, ux, uy;
+        if (cuts != 0) { /* cut-off circle */
+            const __m128 wl = _mm_sqrt_ps(wls);
+            const __m128 winv = _mm_div_ps(one, wl);
+            const __m128 uwx = _mm_mul_ps(wx, winv), uwy = _mm_mul_ps(wy, winv);
+            const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
+            dx = uwy, dy = _mm_xor_ps(sign, uwx);
+            ux = _mm_mul_ps(sc, uwx), uy = _mm_mul_ps(sc, uwy);
+        }
+        if (cuts != 15) { /* legs */
+            const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
+            const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), zero);
+            const __m128 dinv = _mm_div_ps(one, dist_sq);
+            const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
+            const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
+            const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
+            const __m128 ry =
+                _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
+            const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
+            const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
+            const __m128 lux = _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx), luy = _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy);
+            if (cuts == 0) {
+                dx = gx, dy = gy, ux = lux, uy = luy;
+            } else {
+                dx = select_ps(cut, dx, gx), dy = select_ps(cut, dy, gy);
+                ux = select_ps(cut, ux, lux), uy = select_ps(cut, uy, luy);
+            }
+        }
+        /* the line: direction d, point = velocity + 0.5 u */
         __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(half, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(half, uy)), r2 = dx, r3 = dy;
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
         const __m128 out[4] = {r0, r1, r2, r3};
