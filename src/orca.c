@@ -508,8 +508,11 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
         /* the line: direction d, point = velocity + 0.5 u */
         __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(half, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(half, uy)), r2 = dx, r3 = dy;
         _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
-        const __m128 out[4] = {r0, r1, r2, r3};
-        for (int32_t l = 0; l < m; ++l) _mm_storeu_ps(&lines[nl + l].point.x, out[l]);
+        orca_line *o = lines + nl;
+        _mm_storeu_ps(&o[0].point.x, r0);
+        if (m > 1) _mm_storeu_ps(&o[1].point.x, r1);
+        if (m > 2) _mm_storeu_ps(&o[2].point.x, r2);
+        if (m > 3) _mm_storeu_ps(&o[3].point.x, r3);
         nl += m;
     }
     return nl;
