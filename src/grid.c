@@ -131,7 +131,7 @@ void rvo__agent_grid_free(rvo_world *w) {
  * shrinks to the k-th distance once k are found (equal to it only against a
  * full list, where the id decides). */
 static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, float *range_sq, int32_t k,
-                         int32_t *n, neighbor *out, bool filter) {
+                         int32_t *n, neighbor *out, const bool filter) {
     if (!(d < *range_sq) && (d != *range_sq || *n < k)) return;
     if (j == self) return;
     /* groups and height filter before the neighbour budget */
@@ -167,7 +167,7 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
  * operations as the scalar loop (so with the same results); most agents of
  * a span are out of range and cost a quarter of a scalar test. */
 static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0,
-                             int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out, bool filter) {
+                             int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out, const bool filter) {
     const rvo_vec2 *ip = g->item_pos;
 #if defined(__SSE2__)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
@@ -203,9 +203,12 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
  * row's cells are one contiguous span of items); rows beyond the range,
  * once it has shrunk, are skipped. Bounds are padded so that rounding never
  * drops a cell. */
-static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k, neighbor *out) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
+                               neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
-    const bool filter = w->n_filtering > 0;
     if (k <= 0 || w->count == 0) return 0;
     int32_t n = 0;
     const float pad = g->cell * (1.0f / 1024.0f);
@@ -247,7 +250,9 @@ static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float rang
 
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
     const agent_params *a = &w->prm[i];
-    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out);
+    /* two copies: without groups, masks and heights the filter goes away */
+    if (w->n_filtering > 0) return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, true);
+    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, false);
 }
 
 /* ---- obstacle edges ------------------------------------------------------ */
