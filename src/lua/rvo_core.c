@@ -3,8 +3,9 @@
  *
  * A world is a full userdata with the metatable "rvo.world". Every function
  * here carries that metatable as upvalue 1, so checking self is a pointer
- * compare, not a registry lookup. No global state: scratch buffers for the
- * bulk calls belong to each world.
+ * compare, not a registry lookup; the per-agent methods first try a cheaper
+ * test, a tag inside the userdata (fast_world). No global state: scratch
+ * buffers for the bulk calls belong to each world.
  *
  * Error messages are built here, not by luaL_argerror, so that they do not
  * depend on how a method was called and are identical, character for
