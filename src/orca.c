@@ -428,10 +428,9 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
  * computed and the right one kept per lane; a block of four with a
  * colliding pair goes to agent_lines. */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
-    const __m128 a = _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)&v[j[0]])),
-                                   _mm_castpd_ps(_mm_load_sd((const double *)&v[j[1]])));
-    const __m128 b = _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)&v[j[2]])),
-                                   _mm_castpd_ps(_mm_load_sd((const double *)&v[j[3]])));
+    /* (__m64 may alias the floats) */
+    const __m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
+    const __m128 b = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[2]]), (const __m64 *)&v[j[3]]);
     *y = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
     return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
 }
