@@ -108,8 +108,10 @@ int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap) 
 
 /* ---- per-agent vectors -------------------------------------------------- */
 
-static rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
-                          const char *ny) {
+/* The checks and errors of set_vec and get_vec, kept out of their fast
+ * paths (which then need no stack frame). */
+static RVO_NOINLINE rvo_status set_vec_slow(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr,
+                                            const char *nx, const char *ny) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
     if (i < 0) return RVO_ERR_UNKNOWN_ID;
@@ -119,10 +121,26 @@ static rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_v
     return RVO_OK;
 }
 
-static rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
-    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
-    const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+static inline rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
+                                 const char *ny) {
+    const int32_t i = w ? rvo__slot_lookup(&w->agent_slots, id) : -1;
+    if (i >= 0 && rvo__coord_ok(x) && rvo__coord_ok(y)) {
+        arr[i] = v2(x, y);
+        rvo__ok(w);
+        return RVO_OK;
+    }
+    return set_vec_slow(w, id, x, y, arr, nx, ny);
+}
+
+static RVO_NOINLINE rvo_status get_vec_slow(const rvo_world *w, rvo_agent_id id) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    find(w, id, 1);
+    return RVO_ERR_UNKNOWN_ID;
+}
+
+static inline rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
+    const int32_t i = w && out ? rvo__slot_lookup(&w->agent_slots, id) : -1;
+    if (i < 0) return get_vec_slow(out ? w : NULL, id);
     *out = arr[i];
     return RVO_OK;
 }
@@ -246,8 +264,10 @@ static rvo_status set_bulk(rvo_world *w, rvo_vec2 *arr, const float *xy, int32_t
     if (n != w->count)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "expected %d agents' values, got %d", (int)w->count, (int)n);
     if (n > 0 && !xy) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "values are NULL");
-    for (int32_t k = 0; k < 2 * n; ++k)
-        if (!rvo_isfinitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD)
+    int bad = 0; /* one branch-free pass (it vectorises); the culprit only on failure */
+    for (int32_t k = 0; k < 2 * n; ++k) bad |= !rvo__coord_ok(xy[k]);
+    for (int32_t k = 0; bad && k < 2 * n; ++k)
+        if (!rvo__coord_ok(xy[k]))
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "value %d must be finite and within [-1e9, 1e9]",
                              (int)k + 1);
     if (n > 0) memcpy(arr, xy, sizeof(rvo_vec2) * (size_t)n);

@@ -4,6 +4,13 @@
 #include "rvo_internal.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* item_pos has this many entries past the last agent (far away), so that
+ * the neighbour scan may read 4 positions at a time past a span's end. */
+#define GRID_PAD 3
 
 static int32_t cell_coord(float v, float o, float inv_cell, int32_t n) {
     const float c = (v - o) * inv_cell;
@@ -83,8 +90,9 @@ bool rvo__agent_grid_build(rvo_world *w) {
     void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->cell_of};
     const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->cell_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
-        !rvo__grow_arrays(w, &g->items_cap, n, 3, arrays, elems))
+        !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 3, arrays, elems))
         return false;
+    for (int32_t k = n; k < n + GRID_PAD; ++k) g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
     g->max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
@@ -116,86 +124,123 @@ void rvo__agent_grid_free(rvo_world *w) {
     memset(g, 0, sizeof *g);
 }
 
-/* Inserts (d, id) into the list sorted by (distance, id), keeping at most k;
- * the list size is *n. Returns the new range (RVO2 shrinks it once full). */
-static float insert_neighbor(neighbor *out, int32_t *n, int32_t k, float range_sq, float d, int32_t index,
-                             rvo_agent_id id) {
-    if (*n < k) {
-        ++*n;
-    } else if (!(d < out[*n - 1].dist_sq || (d == out[*n - 1].dist_sq && id < out[*n - 1].id))) {
-        return range_sq;
+/* Offers agent j at squared distance d to out[0..*n), sorted by (distance,
+ * id) and at most k long, as RVO2 selects: strictly inside the range, which
+ * shrinks to the k-th distance once k are found (equal to it only against a
+ * full list, where the id decides). */
+static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, float *range_sq, int32_t k,
+                         int32_t *n, neighbor *out, const bool filter) {
+    if (!(d < *range_sq) && (d != *range_sq || *n < k)) return;
+    if (j == self) return;
+    /* groups and height filter before the neighbour budget */
+    if (filter) {
+        const agent_params *me = &w->prm[self], *o = &w->prm[j];
+        if (!(me->mask & o->groups)) return;
+        if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) return;
     }
-    int32_t j = *n - 1;
-    while (j > 0 && (d < out[j - 1].dist_sq || (d == out[j - 1].dist_sq && id < out[j - 1].id))) {
-        out[j] = out[j - 1];
-        --j;
+    const rvo_agent_id id = w->ids[j];
+    int32_t m = *n;
+    if (m < k) {
+        *n = ++m;
+    } else if (!(d < out[m - 1].dist_sq || id < out[m - 1].id)) { /* d equals the k-th: the id decides */
+        return;
     }
-    out[j].dist_sq = d;
-    out[j].index = index;
-    out[j].id = id;
-    return *n == k ? out[k - 1].dist_sq : range_sq;
+    int32_t i = m - 1;
+    while (i > 0 && d < out[i - 1].dist_sq) {
+        out[i] = out[i - 1];
+        --i;
+    }
+    while (i > 0 && d == out[i - 1].dist_sq && id < out[i - 1].id) { /* ties: by id */
+        out[i] = out[i - 1];
+        --i;
+    }
+    out[i].dist_sq = d;
+    out[i].index = j;
+    out[i].id = id;
+    if (m == k) *range_sq = out[k - 1].dist_sq;
 }
 
-/* Scans the agents of cells [c0, c1] of one row: they are contiguous in
- * the grid's item arrays. */
-static float scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0, int32_t t1,
-                       float range_sq, int32_t k, int32_t *n, neighbor *out, bool filter) {
+/* Offers the agents of items [t0, t1) (cells of one row: contiguous in the
+ * grid's arrays). With SSE2 four distances at a time, by the same float
+ * operations as the scalar loop (so with the same results); most agents of
+ * a span are out of range and cost a quarter of a scalar test. */
+static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0,
+                             int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out, const bool filter) {
     const rvo_vec2 *ip = g->item_pos;
+#if defined(__SSE2__)
+    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
+    __m128 range = _mm_set1_ps(*range_sq);
+    for (int32_t t = t0; t < t1; t += 4) {
+        const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+        const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+        const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+        const __m128 d = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+        unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmple_ps(d, range));
+        if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
+        if (!bits) continue;
+        float ds[4];
+        _mm_storeu_ps(ds, d);
+        do {
+            const int l = __builtin_ctz(bits);
+            bits &= bits - 1u;
+            offer(w, self, ds[l], g->items[t + l], range_sq, k, n, out, filter);
+        } while (bits);
+        range = _mm_set1_ps(*range_sq);
+    }
+#else
     for (int32_t t = t0; t < t1; ++t) {
         const float dx = p.x - ip[t].x, dy = p.y - ip[t].y;
-        const float d = dx * dx + dy * dy;
-        /* strictly inside the range; equal to it only against a full list */
-        if (d > range_sq || (d == range_sq && *n < k)) continue;
-        const int32_t j = g->items[t];
-        if (j == self) continue;
-        /* groups and height filter before the neighbour budget */
-        if (filter) {
-            const agent_params *me = &w->prm[self], *o = &w->prm[j];
-            if (!(me->mask & o->groups)) continue;
-            if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) continue;
-        }
-        range_sq = insert_neighbor(out, n, k, range_sq, d, j, w->ids[j]);
+        offer(w, self, dx * dx + dy * dy, g->items[t], range_sq, k, n, out, filter);
     }
-    return range_sq;
+#endif
 }
 
-/* The k nearest agents within range as RVO2 selects them (strictly closer
- * than the range, which shrinks to the k-th distance once k are found),
- * with ties broken by id. Rows of cells are visited from p's row outwards;
- * in each row only the cells within the current range, one contiguous span
- * of items. Bounds are padded so that rounding never drops a cell. */
-static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k, neighbor *out) {
+/* The k nearest agents within range as RVO2 selects them, with ties broken
+ * by id, so the order of visiting does not matter. The cells of the box
+ * around the range circle are visited row by row from p's row outwards (a
+ * row's cells are one contiguous span of items); rows beyond the range,
+ * once it has shrunk, are skipped. Bounds are padded so that rounding never
+ * drops a cell. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
+                               neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
-    const bool filter = w->n_filtering > 0;
     if (k <= 0 || w->count == 0) return 0;
     int32_t n = 0;
     const float pad = g->cell * (1.0f / 1024.0f);
+    const float reach = sqrtf(range_sq) + pad;
+    const int32_t x0 = cell_coord(p.x - reach, g->ox, g->inv_cell, g->nx);
+    const int32_t x1 = cell_coord(p.x + reach, g->ox, g->inv_cell, g->nx);
+    const int32_t y0 = cell_coord(p.y - reach, g->oy, g->inv_cell, g->ny);
+    const int32_t y1 = cell_coord(p.y + reach, g->oy, g->inv_cell, g->ny);
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
-    bool up = true, down = true;
-    for (int32_t r = 0; up || down; ++r) {
-        for (int32_t side = 0; side < 2; ++side) {
-            if (r == 0 && side == 1) break;
-            const int32_t y = side == 0 ? cy + r : cy - r;
-            if (side == 0 ? !up : !down) continue;
-            if (y < 0 || y >= g->ny) {
-                if (side == 0) up = false; else down = false;
-                continue;
+    const int32_t *start = g->start;
+    scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out, filter);
+    bool up = cy < y1, down = cy > y0;
+    for (int32_t r = 1; up || down; ++r) {
+        if (up) {
+            const int32_t y = cy + r;
+            const float dy = (g->oy + (float)y * g->cell) - p.y - pad; /* p to the row's band */
+            if (dy > 0.0f && dy * dy > range_sq) {
+                up = false;
+            } else {
+                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n, out,
+                          filter);
+                up = y < y1;
             }
-            /* vertical distance from p to the row's band */
-            float dy = 0.0f;
-            if (r > 0) dy = side == 0 ? (g->oy + (float)y * g->cell) - p.y : p.y - (g->oy + (float)(y + 1) * g->cell);
-            dy -= pad;
-            if (dy < 0.0f) dy = 0.0f;
-            const float rest = range_sq - dy * dy;
-            if (rest < 0.0f) {
-                if (side == 0) up = false; else down = false;
-                continue;
+        }
+        if (down) {
+            const int32_t y = cy - r;
+            const float dy = p.y - (g->oy + (float)(y + 1) * g->cell) - pad;
+            if (dy > 0.0f && dy * dy > range_sq) {
+                down = false;
+            } else {
+                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n, out,
+                          filter);
+                down = y > y0;
             }
-            const float hx = sqrtf(rest) + pad;
-            const int32_t x0 = cell_coord(p.x - hx, g->ox, g->inv_cell, g->nx);
-            const int32_t x1 = cell_coord(p.x + hx, g->ox, g->inv_cell, g->nx);
-            const int32_t row = y * g->nx;
-            range_sq = scan_span(w, g, p, self, g->start[row + x0], g->start[row + x1 + 1], range_sq, k, &n, out, filter);
         }
     }
     return n;
@@ -203,7 +248,9 @@ static int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float rang
 
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
     const agent_params *a = &w->prm[i];
-    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out);
+    /* two copies: without groups, masks and heights the filter goes away */
+    if (w->n_filtering > 0) return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, true);
+    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, false);
 }
 
 /* ---- obstacle edges ------------------------------------------------------ */

@@ -23,15 +23,6 @@ rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t 
     return RVO_OK;
 }
 
-int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
-    const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
-    const uint64_t gen = id >> RVO_SLOT_BITS;
-    if (low == 0 || low > (uint64_t)t->used) return -1;
-    const int32_t slot = (int32_t)low - 1;
-    if (t->gen[slot] != gen || t->index[slot] < 0) return -1;
-    return t->index[slot];
-}
-
 void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense) {
     t->index[(id & ((1u << RVO_SLOT_BITS) - 1)) - 1] = dense;
 }

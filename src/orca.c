@@ -2,6 +2,10 @@
  * same order, in float), plus guards where RVO2 would divide by zero. */
 #include "rvo_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
 
@@ -113,22 +117,25 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
 
 /* Returns n on success, else the index of the line that failed. */
 int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt, rvo_vec2 *result) {
+    rvo_vec2 r; /* in a register: lines cannot alias it */
     if (dir_opt)
-        *result = v2_mul(opt, radius); /* opt is a unit vector here */
+        r = v2_mul(opt, radius); /* opt is a unit vector here */
     else if (v2_abs_sq(opt) > sqrf(radius))
-        *result = v2_mul(v2_normalize(opt), radius);
+        r = v2_mul(v2_normalize(opt), radius);
     else
-        *result = opt;
+        r = opt;
     for (int32_t i = 0; i < n; ++i) {
-        if (v2_det(lines[i].direction, v2_sub(lines[i].point, *result)) > 0.0f) {
-            /* result violates constraint i: best point on line i */
-            const rvo_vec2 temp = *result;
-            if (!rvo__lp1(lines, i, radius, opt, dir_opt, result)) {
-                *result = temp;
+        if (v2_det(lines[i].direction, v2_sub(lines[i].point, r)) > 0.0f) {
+            /* r violates constraint i: best point on line i (r stays on failure) */
+            rvo_vec2 next;
+            if (!rvo__lp1(lines, i, radius, opt, dir_opt, &next)) {
+                *result = r;
                 return i;
             }
+            r = next;
         }
     }
+    *result = r;
     return n;
 }
 
@@ -347,7 +354,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
         /* This agent's share of the pair's correction (RVO2: 0.5). */
-        const float share = rvo__share(me, other);
+        const float share = w->equal_shares ? 0.5f : rvo__share(me, other);
         /* Share 0 (weight 0 against a movable agent): it never yields, the
          * other treats it as a moving obstacle, so it gets no line at all
          * (a line through its own velocity would pin it there). */
@@ -413,14 +420,117 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     return nl;
 }
 
+#if defined(__SSE2__)
+/* agent_lines for four neighbours at a time (performance, issue 5), where
+ * every pair splits 50/50 and no pair keeps right (left_margin 0): the same
+ * float operations in the same order, lane by lane, so the same lines bit
+ * for bit (RVO2 conformance runs through here). Both projections are
+ * computed and the right one kept per lane; a block of four with a
+ * colliding pair goes to agent_lines. */
+static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
+    /* (__m64 may alias the floats) */
+    const __m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
+    const __m128 b = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[2]]), (const __m64 *)&v[j[3]]);
+    *y = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+    return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+static inline __m128 select_ps(__m128 mask, __m128 a, __m128 b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                            orca_line *lines) {
+    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
+    const float radius = w->prm[ai].radius;
+    const float inv_th_s = 1.0f / rvo__min_time(w->prm[ai].time_horizon);
+    const __m128 px = _mm_set1_ps(position.x), py = _mm_set1_ps(position.y);
+    const __m128 vx = _mm_set1_ps(velocity.x), vy = _mm_set1_ps(velocity.y);
+    const __m128 rad = _mm_set1_ps(radius), inv_th = _mm_set1_ps(inv_th_s);
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    int32_t nl = 0;
+    for (int32_t k = 0; k < nn; k += 4) {
+        const int32_t m = nn - k < 4 ? nn - k : 4;
+        int32_t j[4];
+        if (m == 4) {
+            j[0] = nb[k].index, j[1] = nb[k + 1].index, j[2] = nb[k + 2].index, j[3] = nb[k + 3].index;
+        } else {
+            for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
+        }
+        __m128 bpy, bvy;
+        const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
+        const __m128 brad = _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius,
+                                       w->prm[j[0]].radius);
+        const __m128 rpx = _mm_sub_ps(bpx, px), rpy = _mm_sub_ps(bpy, py); /* rel_pos */
+        const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy); /* rel_vel */
+        const __m128 dist_sq = _mm_add_ps(_mm_mul_ps(rpx, rpx), _mm_mul_ps(rpy, rpy));
+        const __m128 cr = _mm_add_ps(rad, brad);
+        const __m128 crs = _mm_mul_ps(cr, cr);
+        if (_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) != 15) { /* a collision: the scalar code */
+            nl += agent_lines(w, ai, dt, nb + k, m, lines + nl);
+            continue;
+        }
+        const __m128 wx = _mm_sub_ps(rvx, _mm_mul_ps(inv_th, rpx)), wy = _mm_sub_ps(rvy, _mm_mul_ps(inv_th, rpy));
+        const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
+        const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
+        const __m128 cut = _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
+        const int cuts = _mm_movemask_ps(cut);
+        __m128 dx, dy, ux, uy;
+        if (cuts != 0) { /* cut-off circle */
+            const __m128 wl = _mm_sqrt_ps(wls);
+            const __m128 winv = _mm_div_ps(one, wl);
+            const __m128 uwx = _mm_mul_ps(wx, winv), uwy = _mm_mul_ps(wy, winv);
+            const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
+            dx = uwy, dy = _mm_xor_ps(sign, uwx);
+            ux = _mm_mul_ps(sc, uwx), uy = _mm_mul_ps(sc, uwy);
+        }
+        if (cuts != 15) { /* legs */
+            const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
+            const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), zero);
+            const __m128 dinv = _mm_div_ps(one, dist_sq);
+            const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
+            const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
+            const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
+            const __m128 ry =
+                _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
+            const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
+            const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
+            const __m128 lux = _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx), luy = _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy);
+            if (cuts == 0) {
+                dx = gx, dy = gy, ux = lux, uy = luy;
+            } else {
+                dx = select_ps(cut, dx, gx), dy = select_ps(cut, dy, gy);
+                ux = select_ps(cut, ux, lux), uy = select_ps(cut, uy, luy);
+            }
+        }
+        /* the line: direction d, point = velocity + 0.5 u */
+        __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(half, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(half, uy)), r2 = dx, r3 = dy;
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
+        orca_line *o = lines + nl;
+        _mm_storeu_ps(&o[0].point.x, r0);
+        if (m > 1) _mm_storeu_ps(&o[1].point.x, r1);
+        if (m > 2) _mm_storeu_ps(&o[2].point.x, r2);
+        if (m > 3) _mm_storeu_ps(&o[3].point.x, r3);
+        nl += m;
+    }
+    return nl;
+}
+#endif
+
 /* Every ORCA line of agent i into s->lines, obstacle lines first (*num_obst
  * of them); returns the count. The solve and the debug query
  * (debug_lines.c) both build them here, so they cannot differ. */
 int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst) {
     const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
-    const int32_t nol = obstacle_lines(w, i, s, nobst);
+    const int32_t nol = nobst > 0 ? obstacle_lines(w, i, s, nobst) : 0;
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
+#if defined(__SSE2__)
+    /* the 4-wide path where agent_lines' share is 0.5 and its left_margin 0 */
+    if (w->equal_shares && (w->rvo2_compat || !w->strict_overlap))
+        return nol + agent_lines4(w, i, dt, s->agents, nn, s->lines + nol);
+#endif
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
 }
 

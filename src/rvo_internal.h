@@ -7,6 +7,12 @@
 #include <math.h>
 #include <stdarg.h>
 
+#if defined(__GNUC__)
+#define RVO_NOINLINE __attribute__((noinline))
+#else
+#define RVO_NOINLINE
+#endif
+
 #define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
 #define RVO_MAX_COORD 1e9f   /* largest accepted |coordinate| or |velocity| */
 #define RVO_MIN_EDGE 1e-6f   /* obstacle points closer than this [m] are merged */
@@ -237,6 +243,7 @@ struct rvo_world {
     float *stall;
     float stall_progress, stall_min_time;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
+    bool equal_shares; /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     bool ever_solved;
 
     /* solver (rvo_world_set_solver); zero-initialised = ORCA */
@@ -266,15 +273,32 @@ bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
 #define RVO_GROW_ARRAYS_MAX 8
 bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]);
 rvo_status rvo__fail(const rvo_world *w, rvo_status s, int arg, const char *fmt, ...);
-void rvo__ok(const rvo_world *w);
+/* Clears the last error (a call that succeeded); inline: per-agent setters
+ * run it once per call. */
+static inline void rvo__ok(const rvo_world *cw) {
+    rvo_world *w = (rvo_world *)cw;
+    w->err[0] = 0;
+    w->err_arg = 0;
+}
 const char *rvo__check_coord(const char *name, float v, char *buf, size_t n);
+/* Within [-RVO_MAX_COORD, RVO_MAX_COORD] (false for NaN and inf): the test
+ * that lets rvo__check_coord run only on bad values. */
+static inline bool rvo__coord_ok(float v) { return fabsf(v) <= RVO_MAX_COORD; }
 
 /* Validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
 
 /* ids */
 rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t *id);
-int32_t rvo__slot_lookup(const slot_table *t, uint64_t id); /* dense index or -1 */
+/* Dense index of id, or -1; inline: every per-agent call looks its id up. */
+static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
+    const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
+    const uint64_t gen = id >> RVO_SLOT_BITS;
+    if (low == 0 || low > (uint64_t)t->used) return -1;
+    const int32_t slot = (int32_t)low - 1;
+    if (t->gen[slot] != gen || t->index[slot] < 0) return -1;
+    return t->index[slot];
+}
 void rvo__slot_release(slot_table *t, uint64_t id);
 void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense);
 void rvo__slot_free(rvo_world *w, slot_table *t);
@@ -290,6 +314,9 @@ void rvo__edge_grid_free(rvo_world *w);
 typedef void edge_visit_fn(void *ctx, int32_t edge);
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx);
+
+/* solve.c: sets equal_shares before ORCA lines are built. */
+void rvo__update_shares(rvo_world *w);
 
 /* orca.c */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);

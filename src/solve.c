@@ -187,6 +187,16 @@ bool rvo__prepare(rvo_world *w) {
     return rvo__scratch_reserve(w);
 }
 
+/* True when rvo__share is 0.5 for every pair: no locks, one weight, and no
+ * groups or masks that make a pair one-sided (n_filtering counts those).
+ * Then agent_lines skips the per-neighbour share test. */
+void rvo__update_shares(rvo_world *w) {
+    bool equal = w->n_filtering == 0;
+    const float weight = w->count > 0 ? w->prm[0].weight : 0.0f;
+    for (int32_t i = 0; i < w->count && equal; ++i) equal = !w->prm[i].locked && w->prm[i].weight == weight;
+    w->equal_shares = equal;
+}
+
 typedef struct solve_ctx {
     rvo_world *w;
     float dt;
@@ -238,6 +248,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    rvo__update_shares(w);
     solve_ctx c;
     c.w = w;
     c.dt = dt;

@@ -279,12 +279,6 @@ rvo_status rvo__fail(const rvo_world *cw, rvo_status s, int arg, const char *fmt
     return s;
 }
 
-void rvo__ok(const rvo_world *cw) {
-    rvo_world *w = (rvo_world *)cw;
-    w->err[0] = 0;
-    w->err_arg = 0;
-}
-
 const char *rvo_world_last_error(const rvo_world *w) { return w ? w->err : "world is NULL"; }
 int rvo_world_last_error_arg(const rvo_world *w) { return w ? w->err_arg : 0; }
 
@@ -389,8 +383,9 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     w->solved = false;
     w->grid.valid = false;
     if (!rvo__separate(w, dt)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    for (int32_t i = 0; i < w->count; ++i) /* issue 8: pushed apart at the border, still inside */
-        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since the clamp above) */
+        for (int32_t i = 0; i < w->count; ++i) /* issue 8: pushed apart at the border, still inside */
+            w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
     rvo__stall_update(w, dt); /* stall events */
     rvo__ok(w);
     return RVO_OK;

@@ -3,8 +3,9 @@
  *
  * A world is a full userdata with the metatable "rvo.world". Every function
  * here carries that metatable as upvalue 1, so checking self is a pointer
- * compare, not a registry lookup. No global state: scratch buffers for the
- * bulk calls belong to each world.
+ * compare, not a registry lookup; the per-agent methods first try a cheaper
+ * test, a tag inside the userdata (fast_world). No global state: scratch
+ * buffers for the bulk calls belong to each world.
  *
  * Error messages are built here, not by luaL_argerror, so that they do not
  * depend on how a method was called and are identical, character for
@@ -30,10 +31,19 @@
 /* Ids are below 2^53; any other number is the null id, which the core
  * reports as unknown. */
 #define ID_LIMIT 9007199254740992.0
+/* The checks that raise errors stay out of the per-agent fast paths. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+/* Marks a world's userdata; see fast_world. */
+#define WORLD_TAG 0x72766f2e776f726cull /* "rvo.worl" */
 
 LUAMOD_API int luaopen_rvo_core(lua_State *L);
 
 typedef struct lworld {
+    uint64_t tag;          /* WORLD_TAG: the fast self check (fast_world) */
     rvo_world *w;          /* NULL once destroyed */
     float *fbuf;           /* scratch for bulk float data */
     size_t fcap;           /* floats in fbuf */
@@ -75,7 +85,7 @@ static int type_error(lua_State *L, int arg, const char *fn, const char *expecte
 
 /* Raise the core's last error. map[k] is the Lua argument of core argument k
  * (k = 1..map_len); NULL maps k to k. */
-static int core_error(lua_State *L, const rvo_world *w, rvo_status st, const char *fn,
+static NOINLINE int core_error(lua_State *L, const rvo_world *w, rvo_status st, const char *fn,
                       const signed char *map, int map_len)
 {
     int arg = rvo_world_last_error_arg(w);
@@ -94,7 +104,7 @@ static int core_error(lua_State *L, const rvo_world *w, rvo_status st, const cha
 
 /* ---- argument checks (arg counts after self: stack index arg + 1) ----- */
 
-static lworld *check_world(lua_State *L, const char *fn)
+static NOINLINE lworld *check_world(lua_State *L, const char *fn)
 {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     int ok = 0;
@@ -111,7 +121,7 @@ static lworld *check_world(lua_State *L, const char *fn)
     return lw;
 }
 
-static double check_num(lua_State *L, int arg, const char *fn)
+static NOINLINE double check_num(lua_State *L, int arg, const char *fn)
 {
     if (lua_type(L, arg + 1) != LUA_TNUMBER) {
         type_error(L, arg, fn, "number", arg + 1);
@@ -135,7 +145,7 @@ static rvo_agent_id num_to_id(double v)
     return 0;
 }
 
-static rvo_agent_id check_id(lua_State *L, int arg, const char *fn)
+static NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn)
 {
     if (lua_type(L, arg + 1) != LUA_TNUMBER) {
         type_error(L, arg, fn, "number", arg + 1);
@@ -145,6 +155,43 @@ static rvo_agent_id check_id(lua_State *L, int arg, const char *fn)
         return (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
     }
     return num_to_id((double)lua_tonumber(L, arg + 1));
+}
+
+/* ---- fast paths of the per-agent methods ------------------------------
+ * A script calls these once per agent per frame, so each saves Lua API
+ * calls (the whole binding cost per call measured with callgrind, see the
+ * README's Performance section). Anything unusual goes to the checks above,
+ * which raise the same messages. */
+
+/* self: a full userdata of exactly lworld's size (lua_rawlen is 0 for light
+ * userdata and other types) that starts with WORLD_TAG and is not destroyed.
+ * Lua code cannot write a userdata's bytes, so only C code could forge the
+ * tag; the metatable compare of check_world costs three more API calls. */
+static inline lworld *fast_world(lua_State *L, const char *fn)
+{
+    lworld *lw = (lworld *)lua_touserdata(L, 1);
+    if (lw != NULL && lua_rawlen(L, 1) == sizeof *lw && lw->tag == WORLD_TAG && lw->w != NULL) {
+        return lw;
+    }
+    return check_world(L, fn);
+}
+
+/* id: an integer (what add_agent returns) in one test. */
+static inline rvo_agent_id fast_id(lua_State *L, const char *fn)
+{
+    if (lua_isinteger(L, 2)) {
+        lua_Integer i = lua_tointegerx(L, 2, NULL);
+        return (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
+    }
+    return check_id(L, 1, fn);
+}
+
+static inline double fast_num(lua_State *L, int arg, const char *fn)
+{
+    if (lua_type(L, arg + 1) == LUA_TNUMBER) {
+        return (double)lua_tonumberx(L, arg + 1, NULL);
+    }
+    return check_num(L, arg, fn);
 }
 
 static void push_id(lua_State *L, uint64_t id)
@@ -455,6 +502,7 @@ static int l_new_world(lua_State *L)
     }
     lw = (lworld *)lua_newuserdatauv(L, sizeof *lw, 0);
     memset(lw, 0, sizeof *lw);
+    lw->tag = WORLD_TAG;
     lua_pushvalue(L, MT);
     lua_setmetatable(L, -2);
     lw->w = rvo_world_create(&def);
@@ -723,10 +771,10 @@ static int l_agent_count(lua_State *L)
 typedef rvo_status vec_get_fn(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
 typedef rvo_status vec_set_fn(rvo_world *w, rvo_agent_id id, float x, float y);
 
-static int vec_get(lua_State *L, const char *fn, vec_get_fn *get)
+static inline int vec_get(lua_State *L, const char *fn, vec_get_fn *get)
 {
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
+    lworld *lw = fast_world(L, fn);
+    rvo_agent_id id = fast_id(L, fn);
     rvo_vec2 v;
     rvo_status st = get(lw->w, id, &v);
     if (st != RVO_OK) {
@@ -737,12 +785,12 @@ static int vec_get(lua_State *L, const char *fn, vec_get_fn *get)
     return 2;
 }
 
-static int vec_set(lua_State *L, const char *fn, vec_set_fn *set)
+static inline int vec_set(lua_State *L, const char *fn, vec_set_fn *set)
 {
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    double x = check_num(L, 2, fn);
-    double y = check_num(L, 3, fn);
+    lworld *lw = fast_world(L, fn);
+    rvo_agent_id id = fast_id(L, fn);
+    double x = fast_num(L, 2, fn);
+    double y = fast_num(L, 3, fn);
     rvo_status st = set(lw->w, id, (float)x, (float)y);
     if (st != RVO_OK) {
         core_error(L, lw->w, st, fn, NULL, 0);
@@ -1054,6 +1102,8 @@ static int l_ids(lua_State *L)
 typedef int32_t bulk_get_fn(const rvo_world *w, float *xy, int32_t n);
 typedef rvo_status bulk_set_fn(rvo_world *w, const float *xy, int32_t n);
 
+#define BULK_BATCH 16
+
 static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
 {
     lworld *lw = check_world(L, fn);
@@ -1098,13 +1148,20 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
         arg_error(L, 1, fn, lua_tostring(L, -1));
     }
     buf = floats(L, lw, (size_t)len);
-    for (i = 0; i < len; i++) {
-        if (lua_geti(L, 2, i + 1) != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
+    /* BULK_BATCH values on the stack at a time: one pop per batch */
+    luaL_checkstack(L, BULK_BATCH + 4, "too many values");
+    for (i = 0; i < len; i += BULK_BATCH) {
+        int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
+        for (j = 0; j < b; j++) {
+            if (lua_geti(L, 2, i + j + 1) != LUA_TNUMBER) {
+                lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
+                arg_error(L, 1, fn, lua_tostring(L, -1));
+            }
         }
-        buf[i] = (float)lua_tonumber(L, -1);
-        lua_pop(L, 1);
+        for (j = 0; j < b; j++) {
+            buf[i + j] = (float)lua_tonumberx(L, top + 1 + j, NULL);
+        }
+        lua_settop(L, top);
     }
     st = set(lw->w, buf, n);
     if (st != RVO_OK) {
@@ -1528,6 +1585,7 @@ static int l_load(lua_State *L)
     /* The userdata first: if it cannot be made, no world is left behind. */
     lw = (lworld *)lua_newuserdatauv(L, sizeof *lw, 0);
     memset(lw, 0, sizeof *lw);
+    lw->tag = WORLD_TAG;
     lua_pushvalue(L, MT);
     lua_setmetatable(L, -2);
     st = rvo_world_load(s, len, NULL, &lw->w, err, sizeof err);

@@ -427,8 +427,10 @@ describe("self", function()
 
     it("rejects calls on something that is not a world", function()
         local w = rvo.new_world()
+        -- other userdata too (a file, a view): the Lua 5.4 binding's fast
+        -- self check reads a tag inside the userdata
         for name, f in pairs(getmetatable(w).__index) do
-            for _, bad in ipairs { 1, "world", {}, false } do
+            for _, bad in ipairs { 1, "world", {}, false, io.stdout, w:positions_view() } do
                 local args = METHOD_ARGS[name] or {}
                 assert.are.equal("calling '" .. name .. "' on bad self",
                     error_of(function() f(bad, args[1], args[2]) end))
