@@ -12,7 +12,8 @@
  * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
  * agents were home at once; ms_per_step: rvo_world_step alone.
  * QUALITY_DUMP=1 in the environment prints the final positions and goals
- * to stderr (to look at a jam). */
+ * to stderr (to look at a jam); QUALITY_TRACE=k prints every agent's
+ * position every k steps ("t step agent x y", stderr) to watch one form. */
 #define _POSIX_C_SOURCE 200809L
 #include "quality_scenes.h"
 #include "rvo.h"
@@ -65,8 +66,11 @@ int main(int argc, char **argv) {
     qs_grid grid = {0};
     double worst = 0, intrusion = 0, ms = 0;
     int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1;
+    const int trace = getenv("QUALITY_TRACE") ? atoi(getenv("QUALITY_TRACE")) : 0;
     for (; steps < max_steps; ++steps) {
         const float *p = rvo_world_positions_view(w);
+        if (trace > 0 && steps % trace == 0)
+            for (int i = 0; i < n; ++i) fprintf(stderr, "t %d %d %.3f %.3f\n", steps, i, p[2 * i], p[2 * i + 1]);
         int home = 0;
         for (int i = 0; i < n; ++i) {
             const float a = jitter > 0 ? (float)((qs_rand(&seed) * 2.0 - 1.0) * jitter) : 0.0f;
