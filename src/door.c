@@ -12,7 +12,8 @@
  *   - joining: an agent still left of the door's centre line before the
  *     wall (the other flow's side) falls in behind the last agent of its
  *     own flow on the right side instead of cutting across it.
- * A door narrower than four radii has one lane: the whole opening. */
+ * While only one flow uses the door, or when it is narrower than four
+ * radii, there is one lane: the whole opening. */
 #include "rvo_internal.h"
 
 #include <stdarg.h>
@@ -51,19 +52,29 @@ typedef struct agent_place {
     float dir;  /* +1: target on the side of the opening's right-hand normal */
     float s;    /* distance along its travel direction (< 0 before the wall's centre) */
     float lat;  /* distance to the right of the centre line */
+    float s_to; /* its target's distance along the travel direction */
 } agent_place;
 
 static agent_place place_of(const rvo_door *d, const door_frame *f, rvo_vec2 p, rvo_vec2 g) {
-    agent_place a = {false, 1.0f, 0.0f, 0.0f};
+    agent_place a = {false, 1.0f, 0.0f, 0.0f, 0.0f};
     const rvo_vec2 N = v2(f->u.y, -f->u.x);
     const float st = v2_dot(v2_sub(g, f->c), N), sp = v2_dot(v2_sub(p, f->c), N);
     if (!(fabsf(st) > f->half_t)) return a; /* target inside the doorway: nothing to steer */
     a.dir = st > 0.0f ? 1.0f : -1.0f;
     a.s = a.dir * sp;
+    a.s_to = a.dir * st;
     /* the walker's right, t = (n.y, -n.x) with n = dir * N, is -dir * u */
     a.lat = v2_dot(v2_sub(p, f->c), v2_scale(-a.dir, f->u));
-    a.uses = a.s < f->half_t + d->depth && a.s >= -(f->half_t + d->reach) &&
-             fabsf(v2_dot(v2_sub(p, f->c), f->u)) <= f->h + d->reach;
+    if (!(a.s < f->half_t + d->depth && a.s >= -(f->half_t + d->reach))) return a;
+    if (a.s < -f->half_t) {
+        /* before the wall: its way to the target crosses the wall's centre
+         * line within depth of the opening (not at another door) */
+        const float k = -sp / (st - sp); /* 0 < k < 1: p and g lie on either side */
+        const float w = v2_dot(v2_sub(v2_add(p, v2_scale(k, v2_sub(g, p))), f->c), f->u);
+        a.uses = fabsf(w) <= f->h + d->depth;
+    } else { /* in or past the wall: in the lanes' cross section */
+        a.uses = fabsf(v2_dot(v2_sub(p, f->c), f->u)) <= f->h + d->widen;
+    }
     return a;
 }
 
@@ -163,13 +174,18 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
     f.u = v2_scale(1.0f / (2.0f * f.h), ab);
     f.half_t = 0.5f * d->thickness;
 
-    /* The last agent of each flow on its own side before the wall. */
+    /* Which flows use the door, and the last agent of each on its own side
+     * before the wall. */
     float tail[2] = {INFINITY, INFINITY};
+    bool flow[2] = {false, false};
     for (int32_t i = 0; i < n; ++i) {
         const agent_place a = place_of(d, &f, v2(pos[2 * i], pos[2 * i + 1]), v2(target[2 * i], target[2 * i + 1]));
         const int k = a.dir > 0.0f;
+        if (a.uses) flow[k] = true;
         if (a.uses && a.s < -f.half_t && a.lat >= 0.0f && a.s < tail[k]) tail[k] = a.s;
     }
+    /* lanes only while both flows use it: one flow alone has the whole door */
+    const bool both = flow[0] && flow[1];
 
     int32_t steered = 0;
     for (int32_t i = 0; i < n; ++i) {
@@ -180,7 +196,7 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
             const rvo_vec2 nn = v2_scale(a.dir, v2(f.u.y, -f.u.x)), t = v2(nn.y, -nn.x);
             const float r = radius[i];
             const float hi = f.h - r > 0.0f ? f.h - r : 0.0f;
-            const bool two = 0.5f * f.h <= hi; /* room for a lane each way */
+            const bool two = both && 0.5f * f.h <= hi; /* room for a lane each way */
             const float lo = two ? 0.5f * f.h : -hi;
             if (two && a.lat < 0.0f && a.s < -f.half_t) {
                 /* on the other flow's side: fall in behind the own flow */
@@ -193,6 +209,7 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
                 int np = 0;
                 for (int k = 0; k < 4; ++k) {
                     if (!(s_k[k] > a.s + 1e-3f)) continue; /* behind it */
+                    if (!(s_k[k] < a.s_to)) break;        /* beyond its target */
                     const rvo_vec2 mid = v2_add(f.c, v2_scale(s_k[k], nn));
                     left[np] = v2_add(mid, v2_scale(lo, t));
                     right[np] = v2_add(mid, v2_scale(hi + w_k[k], t));

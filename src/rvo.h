@@ -401,17 +401,23 @@ typedef struct rvo_error {
  * The door: the opening from jamb a to jamb b on the wall's centre line.
  * An agent uses it when its target lies beyond the wall (more than half
  * the thickness from the centre line) and the agent is at most `reach`
- * before the wall's centre and not yet `depth` past its far face. Then,
- * with h half the opening and r the agent's radius:
- *   - from `depth` before the near face to `depth` past the far face its
- *     centre keeps between h / 2 and h - r to the right of the centre line
- *     (a lane each way; a door narrower than 4 r has one lane, the whole
- *     opening), `widen` more to the right outside the wall; the path
- *     through those cross sections is string-pulled, so the returned point
- *     is a corner to pass at full speed, or the target itself;
- *   - an agent left of the centre line before the wall (on the other
- *     flow's side) heads for its lane behind the last agent of its own flow
- *     that is on the right side before the wall (2 r + 0.2 m behind it). */
+ * before the wall's centre, its straight way to the target crossing the
+ * centre line within `depth` of the opening (not at another door of the
+ * wall), or in or past the wall within `widen` of the opening's ends and
+ * not yet `depth` past its far face. Then, with h half the opening and r
+ * the agent's radius:
+ *   - from `depth` before the near face to `depth` past the far face (or
+ *     its target, if nearer) its centre keeps between h / 2 and h - r to
+ *     the right of the centre line, `widen` more to the right outside the
+ *     wall: a lane each way while agents use the door in both directions
+ *     (one flow alone, or a door narrower than 4 r, has one lane: the
+ *     whole opening less r at each jamb). The path through those cross
+ *     sections is string-pulled, so the returned point is a corner to pass
+ *     at full speed, or the target itself;
+ *   - with two lanes, an agent left of the centre line before the wall
+ *     (on the other flow's side) heads for its lane behind the last agent
+ *     of its own flow on the right side before the wall (2 r + 0.2 m
+ *     behind it). */
 typedef struct rvo_door {
     rvo_vec2 a, b;   /* the opening's ends (jambs) [m] [finite, a != b] */
     float thickness; /* of the wall [m] [Limit: >= 0] */

@@ -213,8 +213,9 @@ local function plan(self, id, st)
         world:set_pref_velocity(id, 0, 0)
         return nil
     end
-    -- pushed off the path: ask again
-    if self.mesh and self.repath_dist > 0 and st.k > 1 then
+    -- pushed off the path: ask again (not while a door's lanes steer it
+    -- off the path's line)
+    if self.mesh and self.repath_dist > 0 and st.k > 1 and not st.in_door then
         local i = 2 * st.k
         if seg_dist(x, y, path[i - 3], path[i - 2], path[i - 1], path[i]) > self.repath_dist then
             local p = self.mesh:find_path(x, y, st.goal[1], st.goal[2])
@@ -243,7 +244,7 @@ local function plan(self, id, st)
     -- round a corner): ask again, at most every repath_wait updates (the
     -- 0.9 keeps a corner just advanced to from being lost at once)
     st.wait = (st.wait or 0) - 1
-    if self.mesh and st.wait <= 0 and
+    if self.mesh and st.wait <= 0 and not st.in_door and
         not world:line_of_sight(x, y, path[2 * st.k - 1], path[2 * st.k], 0.9 * clear) then
         st.wait = self.repath_wait
         local p = self.mesh:find_path(x, y, st.goal[1], st.goal[2])
@@ -302,21 +303,33 @@ local function drive(self, id, x, y, tx, ty, speed, in_door)
 end
 
 -- The corner agent st heads for through door d: the first of its remaining
--- corners beyond the door's wall (from where it stands), else its target.
-local function door_target(d, st, x, y, tx, ty)
+-- corners beyond the door's wall (from where it stands), if its path
+-- crosses the wall's line there within depth of the opening (not at
+-- another door); else nil.
+local function door_target(d, st, x, y)
     local ux, uy = d[3] - d[1], d[4] - d[2]
     local len = sqrt(ux * ux + uy * uy)
-    local nx, ny = uy / len, -ux / len
+    ux, uy = ux / len, uy / len
+    local nx, ny = uy, -ux
     local cx, cy = (d[1] + d[3]) / 2, (d[2] + d[4]) / 2
     local side = (x - cx) * nx + (y - cy) * ny
     local half = d[5] / 2
     local path = st.path
+    local ax, ay, sa = x, y, side
     for i = st.k, #path / 2 do
         local px, py = path[2 * i - 1], path[2 * i]
         local s = (px - cx) * nx + (py - cy) * ny
-        if (s > half and side <= half) or (s < -half and side >= -half) then return px, py end
+        if (s > half and side <= half) or (s < -half and side >= -half) then
+            -- where the path's leg into that corner crosses the centre line
+            local k = (sa ~= s) and sa / (sa - s) or 0
+            if k < 0 then k = 0 elseif k > 1 then k = 1 end
+            local w = (ax + k * (px - ax) - cx) * ux + (ay + k * (py - ay) - cy) * uy
+            if math.abs(w) <= len / 2 + d[6] then return px, py end
+            return nil
+        end
+        ax, ay, sa = px, py, s
     end
-    return tx, ty
+    return nil
 end
 
 --- Adds a door (rvo.nav's nav.door): agents whose path goes through it
@@ -356,18 +369,28 @@ function Follower:update()
             xy[2 * i - 1], xy[2 * i], radii[i] = p[2], p[3], self.world:radius(p[1])
         end
         local steered = {}
+        for _, p in ipairs(plans) do self.state[p[1]].in_door = false end
         for _, d in ipairs(self.doors) do
-            local targets = {}
+            local targets, through = {}, {}
             for i, p in ipairs(plans) do
-                targets[2 * i - 1], targets[2 * i] = door_target(d, self.state[p[1]], p[2], p[3], p[4], p[5])
+                local gx, gy = door_target(d, self.state[p[1]], p[2], p[3])
+                through[i] = gx ~= nil
+                -- (an agent whose path avoids the door heads for a point on
+                -- its own side: the door leaves it alone)
+                targets[2 * i - 1], targets[2 * i] = gx or p[2], gy or p[3]
             end
             local out = nav.door_steer(d, xy, radii, targets)
             for i, p in ipairs(plans) do
                 local ox, oy = out[2 * i - 1], out[2 * i]
-                -- a corner of the door's lanes: walk there at full speed
-                if not steered[i] and (ox ~= targets[2 * i - 1] or oy ~= targets[2 * i]) then
+                if not through[i] then ox, oy = targets[2 * i - 1], targets[2 * i] end
+                -- a corner of the door's lanes: walk there at full speed, if
+                -- no wall is in the way (the lanes know no pillar near the
+                -- door; the path does)
+                if not steered[i] and (ox ~= targets[2 * i - 1] or oy ~= targets[2 * i]) and
+                    self.world:line_of_sight(p[2], p[3], ox, oy, 0) then
                     steered[i] = true
                     p[4], p[5], p[6], p[7] = ox, oy, self.speed or self.world:max_speed(p[1]), true
+                    self.state[p[1]].in_door = true
                 end
             end
         end
