@@ -222,6 +222,11 @@ static void door_steer_rules(void) {
     CHECK(out[4] == 10 && out[5] == 0); /* c: untouched, bit for bit */
     CHECK_NEAR(out[6], -2.5f, 1e-5);
     CHECK_NEAR(out[7], 0.75f, 1e-5);
+    /* one flow alone has the whole opening: a's straight way fits it */
+    CHECK(rvo_door_steer(&d, 1, pos, r, tgt, out, NULL) == 0 && out[0] == 10 && out[1] == 0);
+    /* a way that crosses the wall 6 m off the opening (another door): untouched */
+    const float far_pos[2] = {-4, 6}, far_tgt[2] = {10, 6};
+    CHECK(rvo_door_steer(&d, 1, far_pos, r, far_tgt, out, NULL) == 0 && out[0] == 10 && out[1] == 6);
     /* target inside the doorway, or an agent out of reach: untouched */
     const float pos2[4] = {-4, 0, -20, 0}, tgt2[4] = {0.2f, 0, 10, 0};
     CHECK(rvo_door_steer(&d, 2, pos2, r, tgt2, out, NULL) == 0);

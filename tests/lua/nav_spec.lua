@@ -196,6 +196,10 @@ describe("rvo.nav doors", function()
         end
         assert.are.equal(10, out[5])
         assert.are.equal(0, out[6])
+        -- one flow alone has the whole opening: a's straight way fits it
+        out, n = nav.door_steer(d, { -4, -1 }, { 0.5 }, { 10, 0 })
+        assert.are.same({ 10, 0 }, out)
+        assert.are.equal(0, n)
         -- out of reach, or the target in the doorway: untouched
         out, n = nav.door_steer(d, { -20, 0, -4, 0 }, { 0.5, 0.5 }, { 10, 0, 0.25, 0 })
         assert.are.same({ 10, 0, 0.25, 0 }, out)
