@@ -212,7 +212,8 @@ describe("rvo.nav doors", function()
     it("rejects bad input with the same words on both runtimes", function()
         local cases = {
             { function() nav.door("0", 0, 1, 1) end, "bad argument #1 to 'door' (number expected, got string)" },
-            { function() nav.door(0, nan, 1, 1) end, "bad argument #2 to 'door' (coordinate must be finite (|c| <= 1e9))" },
+            { function() nav.door(0, nan, 1, 1) end,
+                "bad argument #2 to 'door' (coordinate must be finite (|c| <= 1e9))" },
             { function() nav.door(1, 1, 1, 1) end, "bad argument #3 to 'door' (the door's ends must differ)" },
             { function() nav.door(0, 0, 1, 1, 5) end, "bad argument #5 to 'door' (table expected, got number)" },
             { function() nav.door(0, 0, 1, 1, { width = 1 }) end, "bad argument #5 to 'door' (unknown field 'width')" },
