@@ -810,7 +810,43 @@ function Surround:step(dt) end
 ---@class rvo.nav
 ---@field has_navmesh boolean true when navmesh building (librvo_nav, Recast/Detour) is available; the outline functions always work
 ---@field Mesh rvo.NavMesh the metatable of navmeshes
+---@field Door rvo.Door the metatable of doors (nav.door)
 local nav = {}
+
+---A two-way door (nav.door): the opening's ends and its lane parameters,
+---{ax, ay, bx, by, thickness, depth, widen, reach}.
+---@class rvo.Door
+
+---Options of rvo.nav.door.
+---@class rvo.DoorOptions
+---@field thickness? number of the wall [m] (>= 0, default 0)
+---@field depth? number the lanes run this far beyond each face [m] (> 0, default 2)
+---@field widen? number and widen this much to the walker's right there [m] (>= 0, default 1)
+---@field reach? number agents this far before the wall's centre use the door [m] (> 0, default 8)
+
+---A door for nav.door_steer and Follower:add_door: the opening from jamb
+---(ax, ay) to jamb (bx, by), on the wall's centre line.
+---@param ax number
+---@param ay number
+---@param bx number
+---@param by number
+---@param opts? rvo.DoorOptions
+---@return rvo.Door
+function nav.door(ax, ay, bx, by, opts) end
+
+---Two-way door lanes (librvo's rvo_door_steer): for agents at xy with radii
+---heading for targets (goal or next corner), the points to head for now: a
+---point that differs from the target is a corner to pass at full speed.
+---Each flow keeps to the right half of the door; an agent on the other
+---flow's side falls in behind its own. Returns the points and how many the
+---door steered.
+---@param door rvo.Door
+---@param xy number[] {x1, y1, ...} positions
+---@param radii number[] one per agent (> 0)
+---@param targets number[] {x1, y1, ...} one per agent
+---@return number[] points
+---@return integer steered
+function nav.door_steer(door, xy, radii, targets) end
 
 ---A Wavefront OBJ file as rvo.obj reads it (coordinates as in the file, y up).
 ---@class rvo.ObjLevel
@@ -984,6 +1020,13 @@ function Follower:remaining(id) end
 ---the world are dropped); returns how many are still walking.
 ---@return integer
 function Follower:update() end
+
+---Adds a door (nav.door): agents whose remaining path goes through it keep
+---to its right half and fall in behind their own flow (nav.door_steer),
+---so two crowds pass each other in it. Returns the door.
+---@param door rvo.Door
+---@return rvo.Door
+function Follower:add_door(door) end
 
 ---Wavefront OBJ reader for level geometry, pure Lua: v and f lines (f with
 ---v, v/vt, v/vt/vn, v//vn and negative indices); the rest is ignored.

@@ -385,9 +385,16 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
                  * asin(RVO_KEEP_RIGHT) off head-on takes the right leg
                  * (RVO2: the nearer leg). Both agents of a pair see the same
                  * sign, so they pick matching sides; any leg is a tangent
-                 * of the velocity obstacle, so the line stays safe. */
-                const float left_margin =
-                    w->strict_overlap && !w->rvo2_compat ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq) : 0.0f;
+                 * of the velocity obstacle, so the line stays safe. Except
+                 * the agent catching up with one walking away ahead of it:
+                 * it takes the nearer leg (the one ahead still steps
+                 * aside). Overtaking on the right pushed queues into the
+                 * jamb beside a door, and dropping it also speeds up the
+                 * dense circle swaps (issue 6). */
+                const bool catching_up = v2_dot(velocity, rel_pos) > 0.0f && v2_dot(w->vel[bi], rel_pos) > 0.0f;
+                const float left_margin = w->strict_overlap && !w->rvo2_compat && !catching_up
+                                              ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq)
+                                              : 0.0f;
                 if (v2_det(rel_pos, wv) > left_margin) /* left leg */
                     line.direction = v2_div(v2(rel_pos.x * leg - rel_pos.y * combined_radius,
                                                rel_pos.x * combined_radius + rel_pos.y * leg),

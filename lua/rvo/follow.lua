@@ -100,6 +100,7 @@ function follow.new(world, opts)
         repath_wait = opts.repath_wait or 10,
         settle = opts.settle or 50,
         bias = opts.bias or 0.1,
+        doors = {},   -- nav.door's, see add_door
         order = {},   -- agent ids in the order they got a path
         state = {},   -- id -> { path = flat corners, k = target corner, goal = {x, y}, arrived = bool }
         repaths = 0,  -- paths asked for again (for reports and tests)
@@ -199,18 +200,22 @@ local function seg_dist(px, py, ax, ay, bx, by)
     return sqrt(qx * qx + qy * qy)
 end
 
--- One agent's preferred velocity.
-local function steer(self, id, st)
+-- One agent's target for this update: advances past reached corners and
+-- asks for new paths; returns x, y (its position), tx, ty (where it heads)
+-- and its speed, or nil once it has arrived (its preferred velocity is
+-- then 0).
+local function plan(self, id, st)
     local world = self.world
     local x, y = world:position(id)
     local path = st.path
     local last = #path / 2
     if st.arrived then
         world:set_pref_velocity(id, 0, 0)
-        return false
+        return nil
     end
-    -- pushed off the path: ask again
-    if self.mesh and self.repath_dist > 0 and st.k > 1 then
+    -- pushed off the path: ask again (not while a door's lanes steer it
+    -- off the path's line)
+    if self.mesh and self.repath_dist > 0 and st.k > 1 and not st.in_door then
         local i = 2 * st.k
         if seg_dist(x, y, path[i - 3], path[i - 2], path[i - 1], path[i]) > self.repath_dist then
             local p = self.mesh:find_path(x, y, st.goal[1], st.goal[2])
@@ -239,7 +244,7 @@ local function steer(self, id, st)
     -- round a corner): ask again, at most every repath_wait updates (the
     -- 0.9 keeps a corner just advanced to from being lost at once)
     st.wait = (st.wait or 0) - 1
-    if self.mesh and st.wait <= 0 and
+    if self.mesh and st.wait <= 0 and not st.in_door and
         not world:line_of_sight(x, y, path[2 * st.k - 1], path[2 * st.k], 0.9 * clear) then
         st.wait = self.repath_wait
         local p = self.mesh:find_path(x, y, st.goal[1], st.goal[2])
@@ -264,18 +269,29 @@ local function steer(self, id, st)
         if d <= self.arrive_dist or (self.settle > 0 and d < self.slow_dist and st.since >= self.settle) then
             st.arrived = true
             world:set_pref_velocity(id, 0, 0)
-            return false
+            return nil
         end
         if d < self.slow_dist then
             speed = speed * d / self.slow_dist
         end
     end
+    return x, y, tx, ty, speed
+end
+
+-- Sets agent id's preferred velocity from x, y towards tx, ty at speed
+-- (in_door: a door's lanes steer it, which keep it right already).
+local function drive(self, id, x, y, tx, ty, speed, in_door)
+    local world = self.world
+    local dx, dy = tx - x, ty - y
+    local d = sqrt(dx * dx + dy * dy)
     if d > 0 then
         -- keep a little to the right: two agents meeting head-on (whose
         -- symmetric preferences would deadlock ORCA) pass each other; but
-        -- not into a wall or a door jamb (look 1 m ahead)
-        local s, b = speed / d, self.bias * speed / d
+        -- not into a wall or a door jamb (look 1 m ahead), and not in a
+        -- door's lane (it would press the lane against the jamb)
+        local s, b = speed / d, in_door and 0 or self.bias * speed / d
         if b > 0 then
+            local clear = self.clearance or world:radius(id)
             local ux, uy = dx / d + dy * self.bias / d, dy / d - dx * self.bias / d
             local look = d < 1 and d or 1
             if not world:line_of_sight(x, y, x + ux * look, y + uy * look, 0.9 * clear) then b = 0 end
@@ -284,26 +300,105 @@ local function steer(self, id, st)
     else
         world:set_pref_velocity(id, 0, 0)
     end
-    return true
+end
+
+-- The corner agent st heads for through door d: the first of its remaining
+-- corners beyond the door's wall (from where it stands), if its path
+-- crosses the wall's line there within depth of the opening (not at
+-- another door); else nil.
+local function door_target(d, st, x, y)
+    local ux, uy = d[3] - d[1], d[4] - d[2]
+    local len = sqrt(ux * ux + uy * uy)
+    ux, uy = ux / len, uy / len
+    local nx, ny = uy, -ux
+    local cx, cy = (d[1] + d[3]) / 2, (d[2] + d[4]) / 2
+    local side = (x - cx) * nx + (y - cy) * ny
+    local half = d[5] / 2
+    local path = st.path
+    local ax, ay, sa = x, y, side
+    for i = st.k, #path / 2 do
+        local px, py = path[2 * i - 1], path[2 * i]
+        local s = (px - cx) * nx + (py - cy) * ny
+        if (s > half and side <= half) or (s < -half and side >= -half) then
+            -- where the path's leg into that corner crosses the centre line
+            local k = (sa ~= s) and sa / (sa - s) or 0
+            if k < 0 then k = 0 elseif k > 1 then k = 1 end
+            local w = (ax + k * (px - ax) - cx) * ux + (ay + k * (py - ay) - cy) * uy
+            if math.abs(w) <= len / 2 + d[6] then return px, py end
+            return nil
+        end
+        ax, ay, sa = px, py, s
+    end
+    return nil
+end
+
+--- Adds a door (rvo.nav's nav.door): agents whose path goes through it
+-- keep to its right half and fall in behind their own flow, so that two
+-- crowds pass each other in it (nav.door_steer). Returns the door.
+function Follower:add_door(door)
+    check_self(self, "add_door")
+    local nav = require("rvo.nav")
+    if getmetatable(door) ~= nav.Door then
+        argfail("add_door", 1, "door expected (rvo.nav's nav.door), got " .. type(door))
+    end
+    self.doors[#self.doors + 1] = door
+    return door
 end
 
 --- Sets the preferred velocity of every followed agent; agents removed
 -- from the world are dropped. Returns how many are still walking.
 function Follower:update()
     check_self(self, "update")
-    local walking = 0
     local order, kept = self.order, {}
+    local plans = {} -- { id, x, y, tx, ty, speed } of the walking agents, in order
     for i = 1, #order do
         local id = order[i]
         if self.world:is_valid(id) then
             kept[#kept + 1] = id
-            if steer(self, id, self.state[id]) then walking = walking + 1 end
+            local x, y, tx, ty, speed = plan(self, id, self.state[id])
+            if x then plans[#plans + 1] = { id, x, y, tx, ty, speed } end
         else
             self.state[id] = nil
         end
     end
     self.order = kept
-    return walking
+    if #self.doors > 0 and #plans > 0 then
+        local nav = require("rvo.nav")
+        local xy, radii = {}, {}
+        for i, p in ipairs(plans) do
+            xy[2 * i - 1], xy[2 * i], radii[i] = p[2], p[3], self.world:radius(p[1])
+        end
+        local steered = {}
+        for _, p in ipairs(plans) do self.state[p[1]].in_door = false end
+        for _, d in ipairs(self.doors) do
+            local targets, through = {}, {}
+            for i, p in ipairs(plans) do
+                local gx, gy = door_target(d, self.state[p[1]], p[2], p[3])
+                through[i] = gx ~= nil
+                -- (an agent whose path avoids the door heads for a point on
+                -- its own side: the door leaves it alone)
+                targets[2 * i - 1], targets[2 * i] = gx or p[2], gy or p[3]
+            end
+            local out = nav.door_steer(d, xy, radii, targets)
+            for i, p in ipairs(plans) do
+                local ox, oy = out[2 * i - 1], out[2 * i]
+                if not through[i] then ox, oy = targets[2 * i - 1], targets[2 * i] end
+                -- a corner of the door's lanes: walk there at full speed, if
+                -- no wall is in the way (the lanes know no pillar near the
+                -- door; the path does)
+                if not steered[i] and (ox ~= targets[2 * i - 1] or oy ~= targets[2 * i]) and
+                    self.world:line_of_sight(p[2], p[3], ox, oy, 0) then
+                    steered[i] = true
+                    p[4], p[5], p[6], p[7] = ox, oy, self.speed or self.world:max_speed(p[1]), true
+                    self.state[p[1]].in_door = true
+                end
+            end
+        end
+    end
+    for _, p in ipairs(plans) do
+        drive(self, p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+    end
+    return #plans
 end
 
 return follow

@@ -41,6 +41,14 @@ const float *rvo_outline_loop(const rvo_outline *o, int32_t i, int32_t *n);
 int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 ]]
     end
+    if not pcall(ffi.typeof, "rvo_door") then
+        if not pcall(ffi.typeof, "rvo_vec2") then ffi.cdef "typedef struct rvo_vec2 { float x; float y; } rvo_vec2;" end
+        ffi.cdef [[
+typedef struct rvo_door { rvo_vec2 a, b; float thickness, depth, widen, reach; } rvo_door;
+int32_t rvo_door_steer(const rvo_door *door, int32_t n, const float *pos, const float *radius,
+                       const float *target, float *out, rvo_error *err);
+]]
+    end
     if not pcall(ffi.typeof, "rvo_nav_config") then
         ffi.cdef [[
 typedef struct rvo_navmesh rvo_navmesh;
@@ -124,6 +132,21 @@ int32_t rvo_nav_find_path(const rvo_navmesh *m, const float start[3], const floa
         end
         C.rvo_outline_destroy(o)
         return loops, holes
+    end
+
+    local door = ffi.new("rvo_door")
+    function B.door_steer(d, xy, radii, targets)
+        local nxy = #xy
+        if nxy % 2 ~= 0 then return nil, "even number of coordinates expected", 3 end
+        local n = nxy / 2
+        if #radii ~= n then return nil, "one radius per agent expected", 4 end
+        if #targets ~= nxy then return nil, "one target per agent expected", 5 end
+        door.a.x, door.a.y, door.b.x, door.b.y = d[1], d[2], d[3], d[4]
+        door.thickness, door.depth, door.widen, door.reach = d[5], d[6], d[7], d[8]
+        local out = ffi.new("float[?]", nxy > 0 and nxy or 1)
+        local r = C.rvo_door_steer(door, n, floats_of(xy, nxy), floats_of(radii, n), floats_of(targets, nxy), out, err)
+        if r < 0 then return nil, ffi.string(err.message), err.arg end
+        return flat(out, nxy), r
     end
 
     if not okn then
@@ -337,6 +360,69 @@ end
 function nav.outline(verts, polys, opts)
     local loops, holes = outline_of("outline", verts, polys, opts, 2) -- (no tail call: error levels)
     return loops, holes
+end
+
+---------------------------------------------------------------------------
+-- Two-way doors (librvo's rvo_door_steer)
+
+local Door = {}
+Door.__index = Door
+nav.Door = Door
+
+local DOOR_OPTIONS = { thickness = "number", depth = "number", widen = "number", reach = "number" }
+
+--- A door for nav.door_steer and rvo.follow: the opening from jamb (ax, ay)
+-- to jamb (bx, by), on the wall's centre line. opts: thickness of the wall
+-- (0), depth (2: the lanes run this far beyond each face), widen (1: and
+-- widen this much to the walker's right there), reach (8: agents this far
+-- before the wall's centre use the door) [m].
+function nav.door(ax, ay, bx, by, opts)
+    local fn = "door"
+    local c = { ax, ay, bx, by }
+    for i = 1, 4 do
+        if type(c[i]) ~= "number" then argfail(fn, i, "number expected, got " .. type_name(c[i]), 2) end
+        if not (is_finite(c[i]) and c[i] >= -1e9 and c[i] <= 1e9) then
+            argfail(fn, i, "coordinate must be finite (|c| <= 1e9)", 2)
+        end
+    end
+    if ax == bx and ay == by then argfail(fn, 3, "the door's ends must differ", 2) end
+    if opts ~= nil and type(opts) ~= "table" then argfail(fn, 5, "table expected, got " .. type_name(opts), 2) end
+    opts = opts or {}
+    local why = check_options(opts, DOOR_OPTIONS)
+    if why then argfail(fn, 5, why, 2) end
+    local d = setmetatable({ ax, ay, bx, by, opts.thickness or 0, opts.depth or 2, opts.widen or 1, opts.reach or 8 },
+        Door)
+    local names = { "thickness", "depth", "widen", "reach" }
+    for i = 5, 8 do
+        local v, positive = d[i], i == 6 or i == 8
+        if not (is_finite(v) and v <= 1e9 and (positive and v > 0 or not positive and v >= 0)) then
+            argfail(fn, 5, format("field '%s' must be finite and %s 0", names[i - 4], positive and ">" or ">="), 2)
+        end
+    end
+    return d
+end
+
+--- Two-way door lanes for n agents: xy = {x1, y1, ...} their positions,
+-- radii = {r1, ...}, targets = {x1, y1, ...} where each heads (its goal or
+-- next path corner). Returns the points to head for now (a flat list:
+-- a point that differs from the target is a corner to pass at full speed)
+-- and how many the door steered. See rvo_door_steer in src/rvo.h.
+function nav.door_steer(door, xy, radii, targets)
+    local fn = "door_steer"
+    if getmetatable(door) ~= Door then argfail(fn, 1, "door expected (nav.door), got " .. type_name(door), 2) end
+    local why = check_numbers(xy, "xy", 2)
+    if why then argfail(fn, 2, why, 2) end
+    why = check_numbers(radii, "radii", 1)
+    if why then argfail(fn, 3, why, 2) end
+    why = check_numbers(targets, "targets", 2)
+    if why then argfail(fn, 4, why, 2) end
+    if #radii ~= #xy / 2 then argfail(fn, 3, format("%d radii for %d agents", #radii, #xy / 2), 2) end
+    if #targets ~= #xy then argfail(fn, 4, format("%d target coordinates for %d agents", #targets, #xy / 2), 2) end
+    local out, count, arg = backend.door_steer(door, xy, radii, targets)
+    if not out then
+        argfail(fn, ({ 1, 1, 2, 3, 4, 1 })[arg] or 1, count, 2)
+    end
+    return out, count
 end
 
 local Mesh = {}

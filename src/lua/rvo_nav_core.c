@@ -123,6 +123,51 @@ static int l_outline(lua_State *L) {
     return 2;
 }
 
+/* door_steer(door, xy, radii, targets) -> out, count | nil, msg, arg: door
+ * is {ax, ay, bx, by, thickness, depth, widen, reach} (rvo.nav checks its
+ * shape), arg counts rvo_door_steer's arguments. */
+static int l_door_steer(lua_State *L) {
+    for (int k = 1; k <= 4; ++k) luaL_checktype(L, k, LUA_TTABLE);
+    const lua_Integer nxy = (lua_Integer)lua_rawlen(L, 2);
+    if (nxy % 2 != 0 || nxy > INT32_MAX) return push_failure(L, "even number of coordinates expected", 3);
+    const lua_Integer n = nxy / 2;
+    if ((lua_Integer)lua_rawlen(L, 3) != n) return push_failure(L, "one radius per agent expected", 4);
+    if ((lua_Integer)lua_rawlen(L, 4) != nxy) return push_failure(L, "one target per agent expected", 5);
+    lua_Integer bad;
+    float *f = read_floats(L, 1, 8, &bad);
+    if (!f) return push_failure(L, bad ? "door fields must be numbers" : "out of memory", bad ? 1 : 0);
+    rvo_door d = rvo_door_make(f[0], f[1], f[2], f[3], f[4]);
+    d.depth = f[5];
+    d.widen = f[6];
+    d.reach = f[7];
+    free(f);
+    float *xy = read_floats(L, 2, nxy, &bad), *radii = xy ? read_floats(L, 3, n, &bad) : NULL;
+    float *tg = radii ? read_floats(L, 4, nxy, &bad) : NULL;
+    float *out = tg ? malloc(sizeof *out * (size_t)(nxy > 0 ? nxy : 1)) : NULL;
+    if (!out) {
+        free(xy);
+        free(radii);
+        free(tg);
+        return push_failure(L, "numbers expected", 0);
+    }
+    rvo_error err;
+    const int32_t r = rvo_door_steer(&d, (int32_t)n, xy, radii, tg, out, &err);
+    if (r < 0) {
+        free(xy);
+        free(radii);
+        free(tg);
+        free(out);
+        return push_failure(L, err.message, err.arg);
+    }
+    push_floats(L, out, (int32_t)nxy);
+    lua_pushinteger(L, r);
+    free(xy);
+    free(radii);
+    free(tg);
+    free(out);
+    return 2;
+}
+
 #ifdef RVO_HAVE_NAVMESH
 
 typedef struct lmesh {
@@ -299,6 +344,8 @@ LUAMOD_API int luaopen_rvo_navcore(lua_State *L) {
     lua_newtable(L);
     lua_pushcfunction(L, l_outline);
     lua_setfield(L, -2, "outline");
+    lua_pushcfunction(L, l_door_steer);
+    lua_setfield(L, -2, "door_steer");
 #ifdef RVO_HAVE_NAVMESH
     luaL_setfuncs(L, mesh_functions, 0);
     if (luaL_newmetatable(L, MESH_NAME)) {

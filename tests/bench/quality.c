@@ -11,8 +11,13 @@
  * makespan -1 when not everyone arrived within max_steps; deadlock 1 when
  * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
  * agents were home at once; ms_per_step: rvo_world_step alone.
+ * The doorway's agents steer through the door with rvo_door_steer (the
+ * library's two-way door lanes, as a game's path follower would);
+ * QUALITY_NAIVE_DOOR=1 makes them head for the far side of the door
+ * instead (qs_pref's naive follower, the steering before door lanes).
  * QUALITY_DUMP=1 in the environment prints the final positions and goals
- * to stderr (to look at a jam). */
+ * to stderr (to look at a jam); QUALITY_TRACE=k prints every agent's
+ * position every k steps ("t step agent x y", stderr) to watch one form. */
 #define _POSIX_C_SOURCE 200809L
 #include "quality_scenes.h"
 #include "rvo.h"
@@ -62,15 +67,26 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
 
     float *pref = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1));
+    /* the door's waypoints (x, y per agent) and the agents' radii */
+    float *way = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1)), *radii = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; ++i) radii[i] = s.radius;
+    const bool lanes = s.door && !getenv("QUALITY_NAIVE_DOOR");
+    const rvo_door door = rvo_door_make(s.door_ab[0], s.door_ab[1], s.door_ab[2], s.door_ab[3], s.door_thickness);
     qs_grid grid = {0};
     double worst = 0, intrusion = 0, ms = 0;
     int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1;
+    const int trace = getenv("QUALITY_TRACE") ? atoi(getenv("QUALITY_TRACE")) : 0;
     for (; steps < max_steps; ++steps) {
         const float *p = rvo_world_positions_view(w);
+        if (trace > 0 && steps % trace == 0)
+            for (int i = 0; i < n; ++i) fprintf(stderr, "t %d %d %.3f %.3f\n", steps, i, p[2 * i], p[2 * i + 1]);
         int home = 0;
+        if (lanes && rvo_door_steer(&door, n, p, radii, s.goal, way, NULL) < 0) return 1;
         for (int i = 0; i < n; ++i) {
             const float a = jitter > 0 ? (float)((qs_rand(&seed) * 2.0 - 1.0) * jitter) : 0.0f;
-            home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], a, &pref[2 * i], &pref[2 * i + 1]);
+            home += lanes ? qs_pref_to(&s, i, p[2 * i], p[2 * i + 1], way[2 * i], way[2 * i + 1], a, &pref[2 * i],
+                                       &pref[2 * i + 1])
+                          : qs_pref(&s, i, p[2 * i], p[2 * i + 1], a, &pref[2 * i], &pref[2 * i + 1]);
         }
         if (p50 < 0 && 2 * home >= n) p50 = steps;
         if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
@@ -100,6 +116,8 @@ int main(int argc, char **argv) {
     printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
            free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
     free(pref);
+    free(way);
+    free(radii);
     free(grid.head);
     free(grid.next);
     rvo_world_destroy(w);

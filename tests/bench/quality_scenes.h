@@ -12,8 +12,11 @@
  *   cross4      four streams of 4 agents meeting at a crossroads.
  *   corridor    3 + 3 agents swap ends of a 2.6 m wide, 16 m long corridor.
  *   doorway     two crowds of 12 pass each other through a 3 m door in a
- *               wall; each agent heads for the far side of the door, then
- *               for its goal (local avoidance has no path planning).
+ *               1 m thick wall. The game's path follower is played by the
+ *               caller: quality.c and the tests steer through the door with
+ *               rvo_door_steer (two-way door lanes; door_ab, door_thickness);
+ *               qs_pref alone is the naive follower (head for the far side
+ *               of the door, then for the goal), kept for comparison.
  * circle and crossing use RVO2's parameters (radius 1.5, max_speed 2,
  * neighbor_dist 15, max_neighbors 10, horizons 10); the small scenes game
  * parameters (radius 0.5, max_speed 2, neighbor_dist 10, max_neighbors 10,
@@ -42,7 +45,9 @@ typedef struct qscene {
     int *obst_count;     /* points per obstacle */
     bool *obst_closed;   /* polygon (true) or open polyline */
     int nobst, obst_cap, npoints;
-    bool door; /* doorway: head for the door (x = +-1, |y| <= 1) until through it */
+    bool door;            /* doorway: the path goes through the door */
+    float door_ab[4];     /* the door's opening, jamb to jamb (x, y, x, y) */
+    float door_thickness; /* of its wall */
 } qscene;
 
 static inline unsigned qs_rand_u(unsigned *seed) {
@@ -174,6 +179,9 @@ static inline qscene qs_make(const char *name, int n) {
         qs_add_obstacle(&s, upper, 4, true);
         qs_add_obstacle(&s, lower, 4, true);
         s.door = true;
+        const float ab[4] = {0, -1.5f, 0, 1.5f};
+        memcpy(s.door_ab, ab, sizeof ab);
+        s.door_thickness = 1.0f;
     } else {
         qs_alloc(&s, 0);
     }
@@ -189,8 +197,33 @@ static inline void qs_free(qscene *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* Preferred velocity towards (tx, ty) rotated by jitter radians: the goal
+ * at max_speed (the offset itself when nearer), any other point (a path
+ * corner) at max_speed; true when within radius of the goal. */
+static inline bool qs_pref_to(const qscene *s, int i, float px, float py, float tx, float ty, float jitter, float *vx,
+                              float *vy) {
+    const float gx = s->goal[2 * i] - px, gy = s->goal[2 * i + 1] - py;
+    float dx = tx - px, dy = ty - py;
+    const float e2 = dx * dx + dy * dy;
+    if (tx != s->goal[2 * i] || ty != s->goal[2 * i + 1]) { /* a corner: full speed */
+        const float k = e2 > 0 ? s->max_speed / sqrtf(e2) : 0.0f;
+        dx *= k;
+        dy *= k;
+    } else if (e2 > s->max_speed * s->max_speed) {
+        const float k = s->max_speed / sqrtf(e2);
+        dx *= k;
+        dy *= k;
+    }
+    const float c = cosf(jitter), sn = sinf(jitter);
+    *vx = c * dx - sn * dy;
+    *vy = sn * dx + c * dy;
+    return gx * gx + gy * gy <= s->radius * s->radius;
+}
+
 /* Preferred velocity towards the goal at max_speed (the offset itself when
- * nearer), rotated by jitter radians; true when within radius of the goal. */
+ * nearer), rotated by jitter radians; true when within radius of the goal.
+ * In the doorway, the naive follower: head for the far side of the door
+ * (slowing down towards that point like towards a goal), then the goal. */
 static inline bool qs_pref(const qscene *s, int i, float px, float py, float jitter, float *vx, float *vy) {
     float dx = s->goal[2 * i] - px, dy = s->goal[2 * i + 1] - py;
     const float d2 = dx * dx + dy * dy;

@@ -1,7 +1,8 @@
 -- rvo.follow: path corners to preferred velocities (corners, arrival
 -- slowdown, stop), misuse messages; and the example level in short: agents
 -- crossing it through its doors never leave the walkable area, all arrive,
--- and both runtimes end bit-identically.
+-- and both runtimes end bit-identically; two crowds through one door with
+-- the follower's door lanes (nav.door_steer) on both runtimes.
 local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
 local support = dofile(dir .. "support.lua")
 local rvo = require("rvo")
@@ -152,5 +153,92 @@ describe("the example level (short)", function()
         p:close()
         os.remove(script)
         assert.are.equal(here, there)
+    end)
+end)
+
+-- The quality suite's doorway (tests/bench/quality_scenes.h) with rvo.follow:
+-- two crowds of 12 (radius 0.5, max speed 2, dt 0.25) swap sides through a
+-- 3 m door in a 1 m wall, each agent's path its goal, the door added with
+-- add_door, every preferred velocity turned by a random angle in +-0.1 rad
+-- (rvo.jitter's generator). An agent arrives within its radius of its goal
+-- (arrive_dist 0.5, as the suite counts it home; no settling elsewhere).
+-- Returns the steps until all have arrived (-1: not within max_steps) and
+-- a digest of the end.
+local DOOR_SRC = [[
+local strict, seed, max_steps = ...
+local rvo, nav, follow = require("rvo"), require("rvo.nav"), require("rvo.follow")
+local w = rvo.new_world { time_step = 0.25, radius = 0.5, max_speed = 2, neighbor_dist = 10, max_neighbors = 10,
+                          time_horizon = 2, time_horizon_obst = 2 }
+w:set_strict_overlap(strict)
+w:add_obstacle { -0.5, 1.5, 0.5, 1.5, 0.5, 20, -0.5, 20 }
+w:add_obstacle { -0.5, -20, 0.5, -20, 0.5, -1.5, -0.5, -1.5 }
+local f = follow.new(w, { arrive_dist = 0.5, settle = 0 })
+f:add_door(nav.door(0, -1.5, 0, 1.5, { thickness = 1 }))
+local ids = {}
+for m = 0, 11 do
+    local col = math.floor(m / 4)
+    local x, y = 4 + 1.3 * col, -2 + 1.3 * (m % 4)
+    local gx, gy = 10 + 2.5 * (2 - col), 2.5 * (m % 4 - 1.5)
+    for _, a in ipairs { { -x, y, gx, gy }, { x, -y, -gx, -gy } } do
+        local id = w:add_agent(a[1], a[2])
+        ids[#ids + 1] = id
+        f:set_path(id, { a[3], a[4] })
+    end
+end
+local rng = require("rvo.jitter").rng(seed)
+local makespan = -1
+for step = 0, max_steps - 1 do
+    if f:update() == 0 then makespan = step break end
+    for _, id in ipairs(ids) do
+        local a = (2 * rng:next() - 1) * 0.1
+        local vx, vy = w:pref_velocity(id)
+        local c, s = math.cos(a), math.sin(a)
+        w:set_pref_velocity(id, c * vx - s * vy, s * vx + c * vy)
+    end
+    w:step()
+end
+local out = { makespan }
+for _, id in ipairs(ids) do
+    local x, y = w:position(id)
+    out[#out + 1] = string.format("%a %a", x, y)
+end
+return makespan, table.concat(out, "\n")
+]]
+
+describe("a two-way door", function()
+    local free = 38 -- steps the farthest agent needs alone (quality_scenes.h)
+    -- (the default mode; with strict overlap, agents stopped at their goals
+    -- are hard to pass: README, Avoidance quality)
+    it("lets two crowds pass each other within 2x the free-walking time", function()
+        for seed = 1, 3 do
+            local steps = support.load(DOOR_SRC, "=door")(false, seed, 3 * free)
+            assert.is_true(steps > 0 and steps <= 2 * free,
+                ("seed %d: all arrived after %d steps (2x free: %d)"):format(seed, steps, 2 * free))
+        end
+    end)
+
+    it("ends bit-identically on both runtimes", function()
+        local r = os.execute("command -v " .. OTHER .. " >/dev/null 2>&1")
+        if not (r == true or r == 0) then
+            pending(OTHER .. " is not installed")
+            return
+        end
+        local _, here = support.load(DOOR_SRC, "=door")(true, 2, 3 * free)
+        local script = os.tmpname()
+        local f = assert(io.open(script, "w"))
+        f:write("local _, d = (loadstring or load)(", string.format("%q", DOOR_SRC), ")(true, 2, ", 3 * free,
+            ") io.write(d)")
+        f:close()
+        local p = assert(io.popen(OTHER .. " " .. script .. " 2>&1"))
+        local there = p:read("*a")
+        p:close()
+        os.remove(script)
+        assert.are.equal(here, there)
+    end)
+
+    it("rejects what is not a door", function()
+        local f = follow.new(rvo.new_world())
+        assert.are.equal("bad argument #1 to 'add_door' (door expected (rvo.nav's nav.door), got table)",
+            error_of(function() f:add_door({ 0, 0, 1, 1 }) end))
     end)
 end)

@@ -1,6 +1,7 @@
 -- rvo.nav: navmesh outlines as obstacles (both runtimes, no Recast needed),
--- navmesh building and queries (when librvo_nav was built), the OBJ loader,
--- and every misuse with the exact message (identical on both runtimes).
+-- two-way doors (nav.door_steer), navmesh building and queries (when
+-- librvo_nav was built), the OBJ loader, and every misuse with the exact
+-- message (identical on both runtimes).
 local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
 local support = dofile(dir .. "support.lua")
 local rvo = require("rvo")
@@ -170,6 +171,70 @@ describe("rvo.nav.outline", function()
                 "bad argument #1 to 'add_outline' (rvo.world expected, got table)" },
             { function() nav.add_outline(rvo.new_world {}, SQ_VERTS, { 1, 2, 99 }) end,
                 "bad argument #3 to 'add_outline' (polys[3] = 99 refers to no vertex (there are 8))" },
+        }
+        for _, c in ipairs(cases) do
+            assert.are.equal(c[2], error_of(c[1]))
+        end
+    end)
+end)
+
+describe("rvo.nav doors", function()
+    -- a door from (0, -1.5) to (0, 1.5) in a wall 1 m thick, agents of
+    -- radius 0.5 heading for x = +-10 (as tests/c/test_quality.c)
+    local d = nav.door(0, -1.5, 0, 1.5, { thickness = 1 })
+    local R = { 0.5, 0.5, 0.5, 0.5 }
+
+    it("keeps each flow right and makes the other side fall in behind", function()
+        assert.are.same({ 0, -1.5, 0, 1.5, 1, 2, 1, 8 }, { d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8] })
+        local out, n = nav.door_steer(d, { -4, -1, -3, 2, 4, 0, 4, 1 }, R, { 10, 0, 10, 0, 10, 0, -10, 0 })
+        assert.are.equal(3, n)
+        -- a: its lane's corner; b: behind a on its lane's outer edge; c: past
+        -- the lanes, its target as given; d: the mirror image of a
+        local exp = { 2.5, -0.75, -4 - 1.2, -1, 10, 0, -2.5, 0.75 }
+        for i = 1, 8 do
+            assert.is_true(math.abs(out[i] - exp[i]) < 1e-5, i .. ": " .. out[i])
+        end
+        assert.are.equal(10, out[5])
+        assert.are.equal(0, out[6])
+        -- one flow alone has the whole opening: a's straight way fits it
+        out, n = nav.door_steer(d, { -4, -1 }, { 0.5 }, { 10, 0 })
+        assert.are.same({ 10, 0 }, out)
+        assert.are.equal(0, n)
+        -- out of reach, or the target in the doorway: untouched
+        out, n = nav.door_steer(d, { -20, 0, -4, 0 }, { 0.5, 0.5 }, { 10, 0, 0.25, 0 })
+        assert.are.same({ 10, 0, 0.25, 0 }, out)
+        assert.are.equal(0, n)
+        out, n = nav.door_steer(d, {}, {}, {})
+        assert.are.same({}, out)
+        assert.are.equal(0, n)
+    end)
+
+    it("rejects bad input with the same words on both runtimes", function()
+        local cases = {
+            { function() nav.door("0", 0, 1, 1) end, "bad argument #1 to 'door' (number expected, got string)" },
+            { function() nav.door(0, nan, 1, 1) end,
+                "bad argument #2 to 'door' (coordinate must be finite (|c| <= 1e9))" },
+            { function() nav.door(1, 1, 1, 1) end, "bad argument #3 to 'door' (the door's ends must differ)" },
+            { function() nav.door(0, 0, 1, 1, 5) end, "bad argument #5 to 'door' (table expected, got number)" },
+            { function() nav.door(0, 0, 1, 1, { width = 1 }) end, "bad argument #5 to 'door' (unknown field 'width')" },
+            { function() nav.door(0, 0, 1, 1, { depth = 0 }) end,
+                "bad argument #5 to 'door' (field 'depth' must be finite and > 0)" },
+            { function() nav.door(0, 0, 1, 1, { thickness = -1 }) end,
+                "bad argument #5 to 'door' (field 'thickness' must be finite and >= 0)" },
+            { function() nav.door_steer({}, {}, {}, {}) end,
+                "bad argument #1 to 'door_steer' (door expected (nav.door), got table)" },
+            { function() nav.door_steer(d, { 0, 0, 1 }, { 0.5 }, { 1, 1 }) end,
+                "bad argument #2 to 'door_steer' (xy: 3 numbers is not a multiple of 2)" },
+            { function() nav.door_steer(d, { 0, 0 }, { 0.5, 0.5 }, { 1, 1 }) end,
+                "bad argument #3 to 'door_steer' (2 radii for 1 agents)" },
+            { function() nav.door_steer(d, { 0, 0 }, { 0.5 }, { 1, 1, 2, 2 }) end,
+                "bad argument #4 to 'door_steer' (4 target coordinates for 1 agents)" },
+            { function() nav.door_steer(d, { inf, 0 }, { 0.5 }, { 1, 1 }) end,
+                "bad argument #2 to 'door_steer' (position 1 must be finite (|c| <= 1e9))" },
+            { function() nav.door_steer(d, { 0, 0 }, { 0 }, { 1, 1 }) end,
+                "bad argument #3 to 'door_steer' (radius 1 must be finite and > 0)" },
+            { function() nav.door_steer(d, { 0, 0 }, { 0.5 }, { 1, nan }) end,
+                "bad argument #4 to 'door_steer' (target 1 must be finite (|c| <= 1e9))" },
         }
         for _, c in ipairs(cases) do
             assert.are.equal(c[2], error_of(c[1]))
