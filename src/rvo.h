@@ -197,9 +197,10 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    at most 1% of its max speed gives way to a moving one of no greater
  *    weight (ORCA: the idle one takes the whole avoidance; the overlap
  *    resolution: 90% of it), then walks back on its own preferred velocity;
- *  - jams break: two stalled agents (rvo_world_stalled's threshold) that
- *    want opposite ways take turns, one giving way as above (the higher
- *    weight, or a hash of the two ids);
+ *  - jams break, between agents that want opposite ways: of two stalled
+ *    ones (rvo_world_stalled's threshold) one gives way as above (the
+ *    higher weight, or a hash of the two ids), and an agent stalled for ten
+ *    times the threshold gets way from moving ones;
  *  - a stream keeps right: neighbours moving the same way (velocities and
  *    preferred velocities within about 26 degrees, nearer than 2.5 radius
  *    sums) take the right leg of each other's velocity obstacle, so a dense

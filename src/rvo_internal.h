@@ -53,6 +53,12 @@
 #ifndef RVO_GIVE_WAY_SHARE /* -D to tune */
 #define RVO_GIVE_WAY_SHARE 0.9f
 #endif
+/* An agent stalled this many times the world's stall threshold gets way
+ * from moving agents that want the opposite way (one carried off by a
+ * stream it cannot leave, measured in circles of 2500 and more). */
+#ifndef RVO_LONG_STALL /* -D to tune */
+#define RVO_LONG_STALL 10.0f
+#endif
 
 /* Do the vertical extents [z, z + h] overlap, within margin? */
 static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
@@ -286,10 +292,12 @@ struct rvo_world {
  *   - moving agents push idle ones: an idle agent (preferred speed at most
  *     RVO_IDLE_SPEED of its max speed) gives way to a moving one whose
  *     weight is not above its own (a lower weight protects it);
- *   - jams break: two stalled agents (stall time at the world's threshold,
- *     rvo_world_stalled) that want opposite ways (preferred velocities more
- *     than 90 degrees apart): the one with the higher weight gives way, at
- *     equal weights a bit of a hash of the two ids decides.
+ *   - jams break, between two agents that want opposite ways (preferred
+ *     velocities more than 90 degrees apart): of two stalled ones (stall
+ *     time at the world's threshold, rvo_world_stalled) the one with the
+ *     higher weight gives way, at equal weights a bit of a hash of the two
+ *     ids decides; an agent stalled for RVO_LONG_STALL times the threshold
+ *     gets way from one that is not stalled (of no greater weight).
  * Symmetric: rvo__gives_way(w, j, i) == -rvo__gives_way(w, i, j). Reads only
  * the preferred velocities, parameters and stall times, which stay fixed
  * during a solve and the overlap passes. */
@@ -305,8 +313,16 @@ static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
         if (idle_a) return a->weight >= b->weight ? 1 : 0;
         return b->weight >= a->weight ? -1 : 0;
     }
-    const float t = w->stall_min_time;
-    if (w->stall[i] > 0.0f && w->stall[i] >= t && w->stall[j] > 0.0f && w->stall[j] >= t && v2_dot(pa, pb) < 0.0f) {
+    if (!(v2_dot(pa, pb) < 0.0f)) return 0;
+    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
+    const float sa = w->stall[i], sb = w->stall[j];
+    const bool stalled_a = sa > 0.0f && sa >= t, stalled_b = sb > 0.0f && sb >= t;
+    if (stalled_a != stalled_b) {
+        if (stalled_b && sb >= t_long) return a->weight >= b->weight ? 1 : 0;
+        if (stalled_a && sa >= t_long) return b->weight >= a->weight ? -1 : 0;
+        return 0;
+    }
+    if (stalled_a) {
         if (a->weight != b->weight) return a->weight > b->weight ? 1 : -1;
         const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
         const rvo_agent_id hi = w->ids[i] < w->ids[j] ? w->ids[j] : w->ids[i];
