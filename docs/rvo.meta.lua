@@ -305,9 +305,13 @@ function World:avoiding(tolerance, buf) end
 
 -- Strict overlap ----------------------------------------------------------------
 
----Off by default; no effect with rvo2_compat. On: overlaps are resolved
----until no pair overlaps by more than 0.2% of its radius sum (at most 64
----passes), velocities take up that correction, and ORCA keeps right.
+---Hard bodies: on by default; no effect with rvo2_compat. On: overlaps are
+---resolved until no pair overlaps by more than 0.2% of its radius sum (at
+---most 64 passes), velocities take up that correction, moving agents push
+---idle ones aside (preferred speed at most 1% of max speed; a lower weight,
+---weight 0, locks and groups protect), stalled agents that want opposite
+---ways take turns (a long-stalled one gets way), and a stream keeps right.
+---Off: the soft mode (four soft passes, ORCA as RVO2).
 ---@param on boolean
 function World:set_strict_overlap(on) end
 

@@ -1,7 +1,8 @@
 /* Avoidance quality on the scenes of quality_scenes.h, for the default mode
- * (soft overlap resolution), strict overlap (rvo_world_set_strict_overlap)
- * and the RVO2 mode (rvo2_compat). Usage:
- *   quality <scene> [n] [default|strict|rvo2] [max_steps] [jitter] [seed]
+ * (hard bodies: strict overlap; "strict" is the same), the soft mode
+ * (rvo_world_set_strict_overlap(false)) and the RVO2 mode (rvo2_compat).
+ * Usage:
+ *   quality <scene> [n] [default|soft|rvo2] [max_steps] [jitter] [seed]
  * max_steps 0 (the default) means 3 x the free-walking time. jitter [rad]
  * rotates every preferred velocity by a fresh uniform angle in
  * [-jitter, jitter] each step (seeded, so runs repeat); 0 = none.
@@ -38,8 +39,9 @@ int main(int argc, char **argv) {
     int max_steps = argc > 4 ? atoi(argv[4]) : 0;
     const float jitter = argc > 5 ? (float)atof(argv[5]) : 0.0f;
     unsigned seed = argc > 6 ? (unsigned)atoi(argv[6]) : 1u;
-    if (!qs_known(name) || (strcmp(mode, "default") != 0 && strcmp(mode, "strict") != 0 && strcmp(mode, "rvo2") != 0) || n_arg < 0) {
-        fprintf(stderr, "usage: quality <circle|crossing|headon|cross4|corridor|doorway> [n] [default|strict|rvo2] "
+    if (strcmp(mode, "strict") == 0) mode = "default"; /* strict overlap is the default */
+    if (!qs_known(name) || (strcmp(mode, "default") != 0 && strcmp(mode, "soft") != 0 && strcmp(mode, "rvo2") != 0) || n_arg < 0) {
+        fprintf(stderr, "usage: quality <circle|crossing|headon|cross4|corridor|doorway> [n] [default|soft|rvo2] "
                         "[max_steps] [jitter] [seed]\n");
         return 2;
     }
@@ -57,7 +59,7 @@ int main(int argc, char **argv) {
     wd.agent.time_horizon_obst = s.time_horizon_obst;
     rvo_world *w = rvo_world_create(&wd);
     rvo_world_set_rvo2_compat(w, strcmp(mode, "rvo2") == 0);
-    rvo_world_set_strict_overlap(w, strcmp(mode, "strict") == 0);
+    if (strcmp(mode, "soft") == 0) rvo_world_set_strict_overlap(w, false);
     const float *op = s.obst;
     for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k)
         if (!rvo_world_add_obstacle(w, op, s.obst_count[k], s.obst_closed[k])) {
