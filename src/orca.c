@@ -344,6 +344,18 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
     return nl;
 }
 
+/* Are a and b in one stream (keep-right): nearer than RVO_KEEP_RIGHT_REACH
+ * radius sums, velocities and preferred velocities each within
+ * acos(RVO_KEEP_RIGHT_COS) of each other? */
+static bool same_way(rvo_vec2 u, rvo_vec2 v) {
+    const float d = v2_dot(u, v);
+    return d > 0.0f && d * d > RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS * v2_abs_sq(u) * v2_abs_sq(v);
+}
+static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq, float combined_radius_sq) {
+    return dist_sq < RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH * combined_radius_sq && same_way(w->vel[a], w->vel[b]) &&
+           same_way(w->pref[a], w->pref[b]);
+}
+
 static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn, orca_line *lines) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
@@ -353,11 +365,14 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
         const agent_params *other = &w->prm[bi];
-        /* This agent's share of the pair's correction (RVO2: 0.5). */
-        const float share = w->equal_shares ? 0.5f : rvo__share(me, other);
-        /* Share 0 (weight 0 against a movable agent): it never yields, the
-         * other treats it as a moving obstacle, so it gets no line at all
-         * (a line through its own velocity would pin it there). */
+        /* This agent's share of the pair's correction (RVO2: 0.5); strict
+         * overlap: all of it when it gives way, none when the other does. */
+        const int gives = w->equal_shares ? 0 : rvo__gives_way(w, ai, bi);
+        const float share = w->equal_shares ? 0.5f : gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(me, other);
+        /* Share 0 (weight 0 against a movable agent, or the other gives
+         * way): it does not yield, the other treats it as a moving
+         * obstacle, so it gets no line at all (a line through its own
+         * velocity would pin it there). */
         if (share == 0.0f) continue;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
@@ -381,13 +396,19 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
             } else {
                 /* Project on the legs. */
                 const float leg = sqrtf(dist_sq - combined_radius_sq);
-                /* Strict overlap keeps right: a pair closing in less than
-                 * asin(RVO_KEEP_RIGHT) off head-on takes the right leg
-                 * (RVO2: the nearer leg). Both agents of a pair see the same
-                 * sign, so they pick matching sides; any leg is a tangent
-                 * of the velocity obstacle, so the line stays safe. */
+                /* Strict overlap keeps right within a stream: a pair closing
+                 * in less than asin(RVO_KEEP_RIGHT) off head-on takes the
+                 * right leg (RVO2: the nearer leg). Both agents of a pair
+                 * see the same sign, so they pick matching sides; any leg
+                 * is a tangent of the velocity obstacle, so the line stays
+                 * safe. A dense swap then turns into a vortex instead of a
+                 * jam; between agents crossing or meeting, or against one
+                 * that does not share the correction, the nearer leg is
+                 * better (measured: README, Avoidance quality). */
                 const float left_margin =
-                    w->strict_overlap && !w->rvo2_compat ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq) : 0.0f;
+                    w->strict_overlap && !w->rvo2_compat && share < 1.0f && keeps_right(w, ai, bi, dist_sq, combined_radius_sq)
+                        ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq)
+                        : 0.0f;
                 if (v2_det(rel_pos, wv) > left_margin) /* left leg */
                     line.direction = v2_div(v2(rel_pos.x * leg - rel_pos.y * combined_radius,
                                                rel_pos.x * combined_radius + rel_pos.y * leg),

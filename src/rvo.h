@@ -183,22 +183,30 @@ RVO_API rvo_status rvo_world_integrate(rvo_world *w, float dt);
 /* solve + integrate; dt == 0 means the world's time_step. */
 RVO_API rvo_status rvo_world_step(rvo_world *w, float dt);
 /* RVO2 compatibility. Off (the default for games), each integrate ends
- * with a few passes that push overlapping agents apart by their
- * responsibility shares (locked agents stay put) and then out of obstacle
- * clearance. On, agents move exactly as RVO2 moves them (the conformance
- * tests use this). */
+ * with passes that push overlapping agents apart by their responsibility
+ * shares (locked agents stay put) and then out of obstacle clearance (see
+ * strict overlap below). On, agents move exactly as RVO2 moves them (the
+ * conformance tests use this). */
 RVO_API rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
 RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
-/* Strict overlap (issue 6; off by default, no effect with rvo2_compat):
- * the overlap resolution repeats until no pair overlaps by more than 0.2%
- * of its radius sum (at most 64 passes), velocities take up its correction
- * (they are the motion the agent really made), and ORCA keeps right (a
- * pair closing in within about 64 degrees of head-on passes on the right,
- * which turns a dense crossing into a vortex instead of a jam). Circles of
- * 250 to 5000 agents then overlap by at most 0.5%, within 7% of RVO2's
- * makespan; random all-direction crossings and arrivals into parked
- * formations flow worse, which is why it is not the default (README,
- * Avoidance quality). */
+/* Strict overlap: hard bodies (issue 6; ON by default, no effect with
+ * rvo2_compat). The overlap resolution repeats until no pair overlaps by
+ * more than 0.2% of its radius sum (at most 64 passes), velocities take up
+ * its correction (they are the motion the agent really made), and:
+ *  - moving agents push idle ones aside: an agent whose preferred speed is
+ *    at most 1% of its max speed gives way to a moving one of no greater
+ *    weight (ORCA: the idle one takes the whole avoidance; the overlap
+ *    resolution: 90% of it), then walks back on its own preferred velocity;
+ *  - jams break: two stalled agents (rvo_world_stalled's threshold) that
+ *    want opposite ways take turns, one giving way as above (the higher
+ *    weight, or a hash of the two ids);
+ *  - a stream keeps right: neighbours moving the same way (velocities and
+ *    preferred velocities within about 26 degrees, nearer than 2.5 radius
+ *    sums) take the right leg of each other's velocity obstacle, so a dense
+ *    swap turns into a vortex instead of a jam.
+ * None of it applies to locked agents, weight-0 agents or pairs that do not
+ * avoid each other (groups). Off, the soft mode of earlier versions: four
+ * soft passes, ORCA as RVO2 (README, Avoidance quality). */
 RVO_API rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on);
 RVO_API bool rvo_world_strict_overlap(const rvo_world *w);
 /* True between a solve and the next integrate. */

@@ -37,8 +37,28 @@
 #define RVO_SEPARATION_RELAX 1.5f
 #endif
 #ifndef RVO_KEEP_RIGHT /* -D to tune */
-#define RVO_KEEP_RIGHT 0.9f
+#define RVO_KEEP_RIGHT 0.95f
 #endif /* sine of the widest head-on angle that keeps right */
+/* Keep-right applies within a stream: two agents nearer than this many
+ * radius sums whose velocities and preferred velocities are both within
+ * acos(RVO_KEEP_RIGHT_COS) of each other (README, Avoidance quality). */
+#ifndef RVO_KEEP_RIGHT_REACH /* -D to tune */
+#define RVO_KEEP_RIGHT_REACH 2.5f
+#endif
+#ifndef RVO_KEEP_RIGHT_COS /* -D to tune */
+#define RVO_KEEP_RIGHT_COS 0.9f
+#endif
+/* Giving way (strict overlap, rvo__gives_way): an agent is idle while its
+ * preferred speed is at most RVO_IDLE_SPEED of its max speed; the agent
+ * that gives way takes the whole ORCA correction and RVO_GIVE_WAY_SHARE of
+ * an overlap (not all of it: an agent pinched between two others must be
+ * able to push back, or the projection cannot converge). */
+#ifndef RVO_IDLE_SPEED /* -D to tune */
+#define RVO_IDLE_SPEED 0.01f
+#endif
+#ifndef RVO_GIVE_WAY_SHARE /* -D to tune */
+#define RVO_GIVE_WAY_SHARE 0.9f
+#endif
 
 /* Do the vertical extents [z, z + h] overlap, within margin? */
 static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
@@ -266,6 +286,46 @@ struct rvo_world {
     char err[160];
     int err_arg;
 };
+
+/* Strict overlap (issue 6): does agent i give way to j outright (1), j to i
+ * (-1), or neither (0, shares by weight)? Only between two unlocked agents
+ * that avoid each other, both with a weight above 0 (weight 0 never yields):
+ *   - moving agents push idle ones: an idle agent (preferred speed at most
+ *     RVO_IDLE_SPEED of its max speed) gives way to a moving one whose
+ *     weight is not above its own (a lower weight protects it);
+ *   - jams break: two stalled agents (stall time at the world's threshold,
+ *     rvo_world_stalled) that want opposite ways (preferred velocities more
+ *     than 90 degrees apart): the one with the higher weight gives way, at
+ *     equal weights a bit of a hash of the two ids decides.
+ * Symmetric: rvo__gives_way(w, j, i) == -rvo__gives_way(w, i, j). Reads only
+ * the preferred velocities, parameters and stall times, which stay fixed
+ * during a solve and the overlap passes. */
+static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
+    if (!w->strict_overlap || w->rvo2_compat) return 0;
+    const agent_params *a = &w->prm[i], *b = &w->prm[j];
+    if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups)) return 0;
+    if (!(a->weight > 0.0f && b->weight > 0.0f)) return 0;
+    const rvo_vec2 pa = w->pref[i], pb = w->pref[j];
+    const bool idle_a = v2_abs_sq(pa) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
+    const bool idle_b = v2_abs_sq(pb) <= sqrf(RVO_IDLE_SPEED * b->max_speed);
+    if (idle_a != idle_b) {
+        if (idle_a) return a->weight >= b->weight ? 1 : 0;
+        return b->weight >= a->weight ? -1 : 0;
+    }
+    const float t = w->stall_min_time;
+    if (w->stall[i] > 0.0f && w->stall[i] >= t && w->stall[j] > 0.0f && w->stall[j] >= t && v2_dot(pa, pb) < 0.0f) {
+        if (a->weight != b->weight) return a->weight > b->weight ? 1 : -1;
+        const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
+        const rvo_agent_id hi = w->ids[i] < w->ids[j] ? w->ids[j] : w->ids[i];
+        uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull);
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+        const bool lo_gives = (h & 1u) != 0;
+        return lo_gives == (w->ids[i] == lo) ? 1 : -1;
+    }
+    return 0;
+}
 
 /* world.c */
 void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);

@@ -3,22 +3,30 @@
  * sum on a circle of 250). Two variants, both moving each agent by its
  * responsibility share (locked agents, and weight-0 agents against movable
  * ones, stay put) and then out of obstacle clearance, which wins:
- *   soft (the default): four Gauss-Seidel passes in the world's agent
- *     order, each agent pushed out of everything it overlaps at once;
- *   strict (rvo_world_set_strict_overlap): each overlapping pair projected
- *     apart, over-relaxed (a jammed crowd converges in far fewer passes),
- *     until no pair overlaps by more than RVO_SEPARATION_TOLERANCE or
- *     RVO_SEPARATION_MAX_PASSES ran; velocities then take up the correction.
- * The order is fixed and the passes run on one thread, so results stay
- * deterministic. */
+ *   strict (hard bodies, the default; rvo_world_set_strict_overlap): each
+ *     overlapping pair projected apart, over-relaxed (a jammed crowd
+ *     converges in far fewer passes), until no pair overlaps by more than
+ *     RVO_SEPARATION_TOLERANCE or RVO_SEPARATION_MAX_PASSES ran; an agent
+ *     that gives way (rvo__gives_way: idle, or the loser of a jam) takes
+ *     RVO_GIVE_WAY_SHARE of the pair's correction; velocities then take up
+ *     the correction;
+ *   soft (strict overlap off): four Gauss-Seidel passes in the world's
+ *     agent order, each agent pushed out of everything it overlaps at once.
+ * The pairs are visited in index order (each agent's candidates sorted by
+ * index) on one thread, so results stay deterministic. */
 #include "rvo_internal.h"
 
 #include <string.h>
 #include <stdio.h>
 
-/* me's share of separating from other; 0 when me is locked or ignores other. */
-static float pair_share(const agent_params *me, const agent_params *other) {
+/* i's share of separating from j; 0 when i is locked or ignores j. Strict
+ * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
+ * rest when j gives way. */
+static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
     if (me->locked || !(me->mask & other->groups)) return 0.0f;
+    const int gives = rvo__gives_way(w, i, j);
+    if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
     return rvo__share(me, other);
 }
 
@@ -81,7 +89,7 @@ static bool collect_candidates(rvo_world *w, bool pairs) {
                     const float near = 1.6f * (me->radius + other->radius);
                     if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
                     if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
-                    if (pair_share(me, other) == 0.0f && (!pairs || pair_share(other, me) == 0.0f)) continue;
+                    if (pair_share(w, i, j) == 0.0f && (!pairs || pair_share(w, j, i) == 0.0f)) continue;
                     if (n == w->sep_cand_cap &&
                         !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, n + 1, sizeof *w->sep_cand))
                         return false;
@@ -111,7 +119,7 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     const rvo_vec2 d = v2_sub(p, w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb) return;
-    const float share = pair_share(me, other);
+    const float share = pair_share(w, i, j);
     if (share == 0.0f) return;
     const float dist = sqrtf(dist_sq);
     /* same spot: split along a direction fixed by the ids */
@@ -156,8 +164,8 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     /* same spot: split along a direction fixed by the ids */
     const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     const float push = RVO_SEPARATION_RELAX * (comb - dist);
-    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(a, b) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(b, a) * push, n));
+    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
     return (comb - dist) / comb;
 }
 

@@ -191,7 +191,8 @@ bool rvo__prepare(rvo_world *w) {
  * groups or masks that make a pair one-sided (n_filtering counts those).
  * Then agent_lines skips the per-neighbour share test. */
 void rvo__update_shares(rvo_world *w) {
-    bool equal = w->n_filtering == 0;
+    /* strict overlap: idle or stalled agents give way (rvo__gives_way) */
+    bool equal = w->n_filtering == 0 && (w->rvo2_compat || !w->strict_overlap);
     const float weight = w->count > 0 ? w->prm[0].weight : 0.0f;
     for (int32_t i = 0; i < w->count && equal; ++i) equal = !w->prm[i].locked && w->prm[i].weight == weight;
     w->equal_shares = equal;

@@ -3,8 +3,9 @@
  * velocity it really moved with (in the default mode that includes the
  * overlap resolution's correction), so an agent held in place by a crowd
  * stalls even though the solver keeps asking it to move. Scripts poll the
- * stalled agents in bulk and escalate (lua/rvo/unstick.lua). The stall
- * times never feed back into the motion. */
+ * stalled agents in bulk and escalate (lua/rvo/unstick.lua). With strict
+ * overlap (the default), two stalled agents that want opposite ways take
+ * turns (rvo__gives_way, rvo_internal.h): the threshold also decides when. */
 #include "rvo_internal.h"
 
 void rvo__stall_update(rvo_world *w, float dt) {

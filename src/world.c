@@ -302,6 +302,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
     w->height_margin = def->height_margin;
     w->stall_progress = RVO_DEFAULT_STALL_PROGRESS; /* stall events */
     w->stall_min_time = RVO_DEFAULT_STALL_MIN_TIME;
+    w->strict_overlap = true; /* hard bodies by default (issue 6) */
     w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
     if (!w->scratch) {
         rvo_world_destroy(w);

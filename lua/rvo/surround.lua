@@ -9,16 +9,19 @@
 -- unit stalled for a second tries the other way). Obstacles, units holding
 -- the ring, the target and
 -- other agents block rays; fellow units still approaching do not (ORCA
--- keeps them apart).
+-- keeps them apart) unless they stand (stuck in front of the ring). Within
+-- a body width of the band a unit keeps its angle and presses in.
 -- Phase 2, on the ring: once inside the attack band
 -- [attack_radius - tolerance, attack_radius] the unit holds station. After
 -- the solve, the radial part of its new velocity (relative to the target)
 -- is removed, the seed's V -> V1 decomposition: avoidance pushes from
 -- newcomers only slide it around the ring, so it keeps its attack distance
 -- while making room. A small radial term keeps it in the middle of the
--- band, and (spread = true) a tangential one pushes it away from a ring
--- neighbour closer than an even share of the ring (2 pi / units), so
--- newcomers find room and places end up evenly spaced.
+-- band, and (spread = true) a tangential one slides it toward the middle
+-- between its two neighbours on the ring, counting units arriving within a
+-- body width of the band as neighbours: the holders beside an arrival make
+-- room for it (bodies do not overlap in the default mode, so it cannot
+-- squeeze in), and places end up evenly spaced.
 --
 --   local surround = require("rvo.surround")
 --   local s = surround.new(world, { target = hero, attack_radius = 5, tolerance = 0.5 })
@@ -42,6 +45,9 @@ local TWO_PI = 2 * math.pi
 local HALF_SQRT2 = sqrt(0.5)
 local CLEAR_BODIES = 1
 local STALL_TIME = 1 -- seconds nearly still before a blocked unit tries the other side
+-- an approaching unit slower than this (fraction of its max speed, relative
+-- to the target) stands in the way: it blocks rays
+local STANDING = 0.25
 
 local Surround = {}
 Surround.__index = Surround
@@ -220,7 +226,16 @@ end
 -- apart units walking the same way (else a column's rear ranks would
 -- scatter around its front rank).
 function Surround:_blocking(hit)
-    if hit and hit.agent and self.phase_of[hit.agent] == "approach" then return nil end
+    if hit and hit.agent and self.phase_of[hit.agent] == "approach" then
+        -- unless it stands (moves with the target): stuck in front of the
+        -- ring, it is in the way like a holder (bodies do not overlap in
+        -- the default mode, so the unit behind it would wait for ever)
+        local world, tv = self.world, self.target_vel
+        local vx, vy = world:velocity(hit.agent)
+        vx, vy = vx - tv[1], vy - tv[2]
+        local slow = STANDING * world:max_speed(hit.agent)
+        if vx * vx + vy * vy >= slow * slow then return nil end
+    end
     return hit
 end
 
@@ -235,6 +250,12 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     if gap < s * dt then s = gap / dt end
     if not self.probes or gap == 0 then
         return ux * s, uy * s
+    end
+    if d > r_goal and gap <= 2 * world:radius(id) then
+        -- Arriving: the holders beside it make room (before_solve's ring),
+        -- so keep the angle, move with the target and press in.
+        local tv = self.target_vel
+        return tv[1] + ux * s, tv[2] + uy * s
     end
     -- Two probe rays from the body's edges (just inside, so the caster's own
     -- disc is what ray_cast skips), as long as the way to the ring.
@@ -302,6 +323,7 @@ function Surround:before_solve(dt)
         error("bad argument #0 to 'before_solve' (the target agent was removed: set_target first)", 2)
     end
     local tx, ty, tvx, tvy = self:target()
+    self.target_vel = { tvx, tvy }
     local r_attack, tol = self.attack_radius, self.tolerance
     local r_goal = r_attack - 0.5 * tol
     local units, phase = self.units, self.phase_of
@@ -355,9 +377,28 @@ function Surround:before_solve(dt)
             if width > widest then widest, self.gap_angle = width, (a + 0.5 * width) % TWO_PI end
         end
     end
+    -- The ring the holders space themselves on: the holders, and the units
+    -- arriving just outside the band (within a body width of it), so that
+    -- holders beside a gap too narrow for an arrival slide apart for it
+    -- (bodies do not overlap in the default mode: it cannot squeeze in).
+    local ring = {}
+    for _, id in ipairs(holders) do ring[#ring + 1] = id end
+    for _, id in ipairs(units) do
+        local p = pos[id]
+        if phase[id] == "approach" and p[3] > r_attack and p[3] <= r_attack + 2 * world:radius(id) then
+            ring[#ring + 1] = id
+            ang[id] = angle(p[1] - tx, p[2] - ty)
+        end
+    end
+    table.sort(ring, function(a, b)
+        if ang[a] ~= ang[b] then return ang[a] < ang[b] end
+        return a < b
+    end)
+    local nr = #ring
+    local slot = {}
+    for k, id in ipairs(ring) do slot[id] = k end
     local gain = 1 / dt -- radial: back to mid-band in one step
-    local share = TWO_PI / #units
-    for k, id in ipairs(holders) do
+    for _, id in ipairs(holders) do
         local p = pos[id]
         local d = p[3]
         local ex, ey = 1, 0
@@ -366,18 +407,17 @@ function Surround:before_solve(dt)
         local radial = (r_goal - d) * gain
         if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
         local tangential = 0
-        if self.spread and nh >= 2 then
-            local prev_a = ang[holders[k == 1 and nh or k - 1]]
-            local next_a = ang[holders[k == nh and 1 or k + 1]]
+        if self.spread and nr >= 2 then
+            local k = slot[id]
+            local prev_a = ang[ring[k == 1 and nr or k - 1]]
+            local next_a = ang[ring[k == nr and 1 or k + 1]]
             local to_next = (next_a - ang[id]) % TWO_PI
             local from_prev = (ang[id] - prev_a) % TWO_PI
-            if nh == 2 then from_prev = TWO_PI - to_next end
-            -- Push away from a neighbour closer than an even share of the
-            -- ring (1/s gain): holders never close a gap, so newcomers find
-            -- one, and with every unit on the ring the spacing is even.
-            local push = 0
-            if from_prev < share then push = push + (share - from_prev) end
-            if to_next < share then push = push - (share - to_next) end
+            if nr == 2 then from_prev = TWO_PI - to_next end
+            -- Slide toward the middle between the two neighbours on the
+            -- ring (1/s gain): the spacing evens out, and an arrival on the
+            -- ring (above) gets its slot.
+            local push = 0.5 * (to_next - from_prev)
             tangential = push * d
             local cap = self.spread_speed
             if tangential > cap then tangential = cap elseif tangential < -cap then tangential = -cap end

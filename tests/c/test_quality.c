@@ -1,10 +1,11 @@
-/* Avoidance quality: the default mode (soft overlap resolution after
- * integrate) and strict overlap against the RVO2-compatible mode on a dense
- * circle; locked
- * and weight-0 agents are never pushed by it; obstacles keep their
- * clearance; the small symmetric scenes of quality_scenes.h finish with
- * jitter; stall events (rvo_world_stalled); snapshots keep strict overlap
- * and the stall state. */
+/* Avoidance quality: the default mode (hard bodies: strict overlap) and the
+ * soft mode against the RVO2-compatible mode on a dense circle; locked and
+ * weight-0 agents are never pushed by the overlap resolution; obstacles keep
+ * their clearance; the small symmetric scenes of quality_scenes.h finish
+ * with jitter; moving agents push idle ones aside (an agent whose goal is
+ * inside a parked squad gets home) unless weights, locks or groups say
+ * otherwise; stall events (rvo_world_stalled); snapshots keep strict
+ * overlap and the stall state. */
 #include "check.h"
 #include "rvo.h"
 #include "../bench/quality_scenes.h"
@@ -17,7 +18,8 @@ typedef struct result {
     int makespan;  /* steps until all are home, -1 if not */
 } result;
 
-static result circle(int n, bool compat, bool strict) {
+/* mode: 0 the default (nothing set), 1 soft (strict overlap off), 2 RVO2. */
+static result circle(int n, int mode) {
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.25f;
     wd.agent.neighbor_dist = 15;
@@ -27,10 +29,9 @@ static result circle(int n, bool compat, bool strict) {
     wd.agent.radius = 1.5f;
     wd.agent.max_speed = 2;
     rvo_world *w = rvo_world_create(&wd);
-    CHECK(rvo_world_set_rvo2_compat(w, compat) == RVO_OK);
-    CHECK(rvo_world_rvo2_compat(w) == compat);
-    CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
-    CHECK(rvo_world_strict_overlap(w) == strict);
+    CHECK(rvo_world_strict_overlap(w) && !rvo_world_rvo2_compat(w)); /* the default */
+    if (mode == 2) CHECK(rvo_world_set_rvo2_compat(w, true) == RVO_OK && rvo_world_rvo2_compat(w));
+    if (mode == 1) CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK && !rvo_world_strict_overlap(w));
     const float R = 80.0f;
     float *goal = malloc(sizeof(float) * 2 * (size_t)n), *pref = malloc(sizeof(float) * 2 * (size_t)n);
     for (int i = 0; i < n; ++i) {
@@ -75,8 +76,9 @@ static result circle(int n, bool compat, bool strict) {
 }
 
 /* The small scenes of the quality suite, with jitter (0.1 rad, 3 seeds),
- * strict overlap: everyone home within 2 x the free-walking time, no overlap
- * above 1%, no intrusion into obstacle clearance above 1% of the radius. */
+ * the default mode: everyone home within 2 x the free-walking time, no
+ * overlap above 1%, no intrusion into obstacle clearance above 1% of the
+ * radius. */
 static void symmetric_scenes(void) {
     static const char *const names[] = {"headon", "cross4", "corridor"};
     for (int k = 0; k < 3; ++k)
@@ -87,7 +89,6 @@ static void symmetric_scenes(void) {
             wd.agent.radius = s.radius;
             wd.agent.max_speed = s.max_speed;
             rvo_world *w = rvo_world_create(&wd);
-            rvo_world_set_strict_overlap(w, true);
             const float *op = s.obst;
             for (int o = 0; o < s.nobst; op += 2 * s.obst_count[o], ++o)
                 CHECK(rvo_world_add_obstacle(w, op, s.obst_count[o], s.obst_closed[o]) != 0);
@@ -118,6 +119,148 @@ static void symmetric_scenes(void) {
             rvo_world_destroy(w);
             qs_free(&s);
         }
+}
+
+/* An agent whose goal lies inside a parked squad gets home (issue 6): a
+ * side x side squad (radius 0.5, spacing apart, dt 1/30, max speed 1.5) is
+ * parked on its spots; the agents of slots [first, first + late) start 10 m
+ * to the west and walk in. Every agent steers as rvo.jitter does (toward its
+ * spot at full speed, a seeded sideways nudge of up to 10%, the last step
+ * landing on the spot), so a pushed-aside squad-mate walks back. Returns
+ * the steps until everyone is within 5 cm of its spot (-1: not within
+ * max_steps), the worst overlap (fraction of ri + rj) and how far a parked
+ * agent was pushed off its spot. */
+typedef struct arrival {
+    int steps;
+    double worst, pushed;
+} arrival;
+
+static arrival formation_arrival(int side, float spacing, int first, int late, int max_steps) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 1.0f / 30.0f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = 1.5f;
+    rvo_world *w = rvo_world_create(&wd);
+    const int n = side * side;
+    float spot[2 * 64];
+    rvo_agent_id id[64];
+    for (int k = 0; k < n; ++k) {
+        spot[2 * k] = (float)(k % side) * spacing;
+        spot[2 * k + 1] = (float)(k / side) * spacing;
+        const bool is_late = k >= first && k < first + late;
+        id[k] = rvo_world_add_agent(w, is_late ? -10.0f - 1.2f * (float)(k - first) : spot[2 * k],
+                                    is_late ? 0.3f * spot[2 * k + 1] : spot[2 * k + 1], NULL);
+    }
+    arrival r = {-1, 0, 0};
+    unsigned seed = 7;
+    for (int step = 0; step < max_steps; ++step) {
+        bool home = true;
+        for (int k = 0; k < n; ++k) {
+            rvo_vec2 p;
+            rvo_agent_get_position(w, id[k], &p);
+            const float dx = spot[2 * k] - p.x, dy = spot[2 * k + 1] - p.y, d = sqrtf(dx * dx + dy * dy);
+            if (d > 0.05f) home = false;
+            if (d == 0.0f) {
+                rvo_agent_set_pref_velocity(w, id[k], 0, 0);
+                continue;
+            }
+            const float ux = dx / d, uy = dy / d, last = d / wd.time_step;
+            if (last <= 1.5f) { /* lands on the spot this step */
+                rvo_agent_set_pref_velocity(w, id[k], ux * last, uy * last);
+                continue;
+            }
+            const float e = 0.1f * (float)(2.0 * qs_rand(&seed) - 1.0);
+            const float vx = ux - uy * e, vy = uy + ux * e, s = 1.5f / sqrtf(vx * vx + vy * vy);
+            rvo_agent_set_pref_velocity(w, id[k], vx * s, vy * s);
+        }
+        if (home) {
+            r.steps = step;
+            break;
+        }
+        rvo_world_step(w, 0);
+        for (int a = 0; a < n; ++a) {
+            rvo_vec2 p, q;
+            rvo_agent_get_position(w, id[a], &p);
+            if (a < first || a >= first + late) r.pushed = fmax(r.pushed, hypot(p.x - spot[2 * a], p.y - spot[2 * a + 1]));
+            for (int b = a + 1; b < n; ++b) {
+                rvo_agent_get_position(w, id[b], &q);
+                r.worst = fmax(r.worst, 1.0 - hypot(p.x - q.x, p.y - q.y));
+            }
+        }
+    }
+    rvo_world_destroy(w);
+    return r;
+}
+
+static void formation_arrivals(void) {
+    static const struct {
+        int side;
+        float spacing;
+        int first, late, limit;
+    } cases[] = {
+        {3, 1.5f, 4, 1, 900},  /* into the middle of a 3 x 3 squad, 0.5 m gaps */
+        {5, 1.5f, 12, 1, 900}, /* through two rings of a 5 x 5 squad */
+        {5, 1.2f, 12, 1, 1500}, /* 0.2 m gaps */
+        {5, 1.5f, 7, 3, 1500}, /* three late agents, into the squad's middle row */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
+        const arrival r = formation_arrival(cases[c].side, cases[c].spacing, cases[c].first, cases[c].late, cases[c].limit);
+        printf("formation %dx%d, spacing %.1f, %d late: home after %d steps, worst overlap %.2f%%, parked pushed up to %.2f m\n",
+               cases[c].side, cases[c].side, cases[c].spacing, cases[c].late, r.steps, 100 * r.worst, r.pushed);
+        CHECK(r.steps > 0);          /* everyone home, the late ones on their spots inside the squad */
+        CHECK(r.worst <= 0.01);      /* without walking through the parked agents */
+        CHECK(r.pushed > 0.05);      /* they made room: pushed aside, then walked back */
+    }
+}
+
+/* Who gets pushed (the default mode): an agent walks at 1 m/s straight
+ * through the spot of an idle one (no preferred velocity). Returns how far
+ * the idle one was moved, and whether the walker got past (x > 5 after
+ * 10 s).
+ * setup: 0 plain, 1 the idle one locked, 2 its weight 0, 3 both ignore each
+ * other (groups), 4 its weight below the walker's (0.2 against 0.5), 5 soft
+ * mode. */
+static double pushed_aside(int setup, bool *passed) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.1f;
+    rvo_world *w = rvo_world_create(&wd);
+    const rvo_agent_id idle = rvo_world_add_agent(w, 0, 0, NULL);
+    const rvo_agent_id walker = rvo_world_add_agent(w, -3, 0.05f, NULL);
+    if (setup == 1) rvo_agent_lock(w, idle, 0, 0);
+    if (setup == 2) rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0);
+    if (setup == 3) {
+        rvo_agent_set_param(w, idle, RVO_PARAM_MASK, 1);
+        rvo_agent_set_param(w, walker, RVO_PARAM_GROUPS, 2);
+        rvo_agent_set_param(w, walker, RVO_PARAM_MASK, 2);
+    }
+    if (setup == 4) rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0.2);
+    if (setup == 5) rvo_world_set_strict_overlap(w, false);
+    double moved = 0;
+    rvo_vec2 p;
+    for (int k = 0; k < 100; ++k) {
+        rvo_agent_set_pref_velocity(w, walker, 1, 0);
+        rvo_world_step(w, 0);
+        rvo_agent_get_position(w, idle, &p);
+        moved = fmax(moved, hypot(p.x, p.y));
+    }
+    rvo_agent_get_position(w, walker, &p);
+    *passed = p.x > 5.0f;
+    rvo_world_destroy(w);
+    return moved;
+}
+
+static void give_way_rules(void) {
+    bool passed[6];
+    double moved[6];
+    for (int k = 0; k < 6; ++k) moved[k] = pushed_aside(k, &passed[k]);
+    printf("walker through an idle agent: moved it %.3f m (plain), %.3f (locked), %.3f (weight 0), %.3f (groups "
+           "ignore), %.3f (weight 0.2), %.3f (soft mode)\n",
+           moved[0], moved[1], moved[2], moved[3], moved[4], moved[5]);
+    for (int k = 0; k < 6; ++k) CHECK(passed[k]);
+    CHECK(moved[1] == 0 && moved[2] == 0 && moved[3] == 0); /* never pushed */
+    CHECK(moved[0] > 0.3);                                  /* pushed aside */
+    CHECK(moved[4] < 0.5 * moved[0]);                       /* a lower weight: it keeps its share */
+    CHECK(moved[5] < 0.5 * moved[0]);                       /* soft mode: both avoid, as RVO2 */
 }
 
 /* Stall times grow while an agent is held, reset when it moves on, follow
@@ -234,16 +377,16 @@ static void snapshot_keeps_quality_state(void) {
 }
 
 int main(void) {
-    const result plain = circle(120, true, false), def = circle(120, false, false), strict = circle(120, false, true);
-    printf("circle 120: rvo2 mode worst overlap %.1f%%, makespan %d; default %.1f%%, makespan %d; "
-           "strict %.2f%%, makespan %d\n",
-           100 * plain.worst, plain.makespan, 100 * def.worst, def.makespan, 100 * strict.worst, strict.makespan);
-    CHECK(plain.makespan > 0 && def.makespan > 0 && strict.makespan > 0);
-    CHECK(plain.worst > 0.05);                          /* RVO2 overlaps here */
-    CHECK(def.worst < 0.6 * plain.worst);               /* the soft default: clearly less */
-    CHECK(def.makespan <= plain.makespan * 11 / 10);    /* and not slower */
-    CHECK(strict.worst <= 0.01);                        /* strict: at most 1% of ri + rj */
-    CHECK(strict.makespan <= plain.makespan * 11 / 10); /* and not slower */
+    const result plain = circle(120, 2), soft = circle(120, 1), def = circle(120, 0);
+    printf("circle 120: rvo2 mode worst overlap %.1f%%, makespan %d; soft %.1f%%, makespan %d; "
+           "default %.2f%%, makespan %d\n",
+           100 * plain.worst, plain.makespan, 100 * soft.worst, soft.makespan, 100 * def.worst, def.makespan);
+    CHECK(plain.makespan > 0 && soft.makespan > 0 && def.makespan > 0);
+    CHECK(plain.worst > 0.05);                       /* RVO2 overlaps here */
+    CHECK(soft.worst < 0.6 * plain.worst);           /* the soft mode: clearly less */
+    CHECK(soft.makespan <= plain.makespan * 11 / 10); /* and not slower */
+    CHECK(def.worst <= 0.01);                        /* hard bodies: at most 1% of ri + rj */
+    CHECK(def.makespan <= plain.makespan);           /* and no slower than RVO2 */
 
     /* Separation never moves a locked agent or a weight-0 one, and pushes a
      * movable agent out of it. */
@@ -291,6 +434,8 @@ int main(void) {
     }
 
     symmetric_scenes();
+    formation_arrivals();
+    give_way_rules();
     stall_events();
     snapshot_keeps_quality_state();
     return check_finish("quality");

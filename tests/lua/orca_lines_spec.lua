@@ -48,15 +48,30 @@ describe("orca_lines", function()
         local _, n0 = w:orca_lines(a)
         assert.are.equal(0, n0)
         w:add_agent(2, 0, { pvx = -1 })
-        w:add_agent(0, 3)
-        w:add_agent(0, -3, { groups = 2 }) -- a's mask still covers group 2
+        local idle = w:add_agent(0, 3)
+        w:add_agent(0, -3, { groups = 2, pvy = 1 }) -- a's mask still covers group 2
         local _, n, nobst = w:orca_lines(a)
-        assert.are.equal(#w:neighbors(a), n)
-        assert.are.equal(3, n)
+        assert.are.equal(#w:neighbors(a), 3)
+        -- hard bodies (the default): a moving agent leaves an idle one (no
+        -- preferred velocity) all the avoidance, so it has no line for it
+        assert.are.equal(2, n)
         assert.are.equal(0, nobst)
+        local lines, ni = w:orca_lines(idle)
+        assert.are.equal(3, ni) -- while the idle one has a line for each
+        assert.are.equal(12, #lines)
+        w:set_pref_velocity(idle, 0, 1) -- moving too: a line for it again
+        _, n = w:orca_lines(a)
+        assert.are.equal(3, n)
         w:set_mask(a, 1) -- stops avoiding group 2: one line fewer
         _, n = w:orca_lines(a)
         assert.are.equal(2, n)
+        w:set_pref_velocity(idle, 0, 0)
+        w:set_strict_overlap(false) -- the soft mode avoids idle agents as RVO2 does
+        _, n = w:orca_lines(a)
+        assert.are.equal(2, n)
+        w:set_mask(a, 0xffffffff)
+        _, n = w:orca_lines(a)
+        assert.are.equal(3, n)
     end)
 
     it("fills a buffer and clears its tail", function()

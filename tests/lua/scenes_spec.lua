@@ -13,8 +13,9 @@ end
 -- Two agents of radius 0.5 walking at each other from 10 m apart; b is
 -- offset sideways by `offset`. Returns the closest distance, the step at
 -- which they passed (a left of b → a right of b) or nil, and the world.
-local function head_on(offset)
+local function head_on(offset, soft)
     local w = rvo.new_world { time_step = 0.1, radius = 0.5, max_speed = 1, time_horizon = 2 }
+    if soft then w:set_strict_overlap(false) end
     local a = w:add_agent(-5, 0)
     local b = w:add_agent(5, offset)
     local closest, passed = math.huge, nil
@@ -31,17 +32,31 @@ local function head_on(offset)
 end
 
 describe("two agents head-on", function()
-    it("exactly symmetric: ORCA stops them face to face, without overlap", function()
+    it("exactly symmetric, soft mode: ORCA stops them face to face, without overlap", function()
         -- Nothing breaks the symmetry (no jitter in the core), so every
         -- half-plane is perpendicular to the line of travel: both brake and
         -- stand still at contact distance. This is ORCA's known deadlock;
         -- scripts add jitter to the preferred velocity (see the seeds).
-        local closest, passed, w, a, b = head_on(0)
+        local closest, passed, w, a, b = head_on(0, true)
         assert.is_nil(passed)
         assert.is_true(closest >= 1 * 0.99, "overlap: " .. closest)
         assert.is_true(distance(w, a, b) < 1.01, "they should stand at contact distance")
         local vx, vy = w:velocity(a)
         assert.is_true(math.abs(vx) < 1e-3 and math.abs(vy) < 1e-3)
+        w:destroy()
+    end)
+
+    it("exactly symmetric, default: once stalled, one gives way and they pass", function()
+        -- Hard bodies: two stalled agents that want opposite ways take
+        -- turns (the world's stall threshold, 1 s by default).
+        local closest, passed, w, a, b = head_on(0)
+        assert.is_not_nil(passed)
+        assert.is_true(passed > 10 / 0.1 / 2, "passed at step " .. passed) -- after standing a while
+        assert.is_true(closest >= 1 * 0.99, "overlap: " .. closest)
+        local ax, ay = w:position(a)
+        local bx, by = w:position(b)
+        assert.is_true(math.abs(ax - 5) < 0.01 and math.abs(ay) < 0.01)
+        assert.is_true(math.abs(bx + 5) < 0.01 and math.abs(by) < 0.01)
         w:destroy()
     end)
 

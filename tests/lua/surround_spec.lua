@@ -100,44 +100,43 @@ end
 describe("rvo.surround", function()
     it("brings 24 units onto the ring and keeps them there, evenly and without overlap", function()
         local r = run("still", true)
-        -- measured (README): every unit in the band from step 235; drift 0.424 m,
-        -- worst overlap 2.2%, largest gap 1.21x the even share
+        -- measured (README): every unit in the band from step 280; drift 0.387 m,
+        -- worst overlap 0.15%, largest gap 1.09x the even share
         assert.is_not_nil(r.all_in, "not every unit reached the band")
         assert.are.equal(24, r.in_band)
         assert.are.equal(24, r.holders)
         assert.are.equal(0, r.left)          -- none left the band once in it
         assert.is_true(r.drift <= 0.5, "radial drift " .. r.drift)
-        -- The issue asks for 2%; the worst overlap (2.2%) is the column of
-        -- newcomers pressing the first holders at first contact (README).
-        assert.is_true(r.worst <= 0.025, "overlap " .. r.worst)
+        assert.is_true(r.worst <= 0.02, "overlap " .. r.worst) -- the issue's bound: 2% of ri + rj
         assert.is_true(r.gap <= 2, "largest gap " .. r.gap .. "x the mean")
     end)
 
     it("does much better than plain ORCA toward the ring", function()
         local s = run("still", true)
         local p = run("still", false)
-        -- measured (README): plain ORCA ends with 14/24 in the band, every unit
-        -- that reached it was pushed out again (drift 4.4 m), gap 9.5x
-        assert.is_nil(p.all_in)
-        assert.is_true(p.in_band < 20, "plain in band " .. p.in_band)
+        -- measured (README): plain ORCA gets every unit to the band once
+        -- (step 295), but every one is pushed out of it again (drift 5.0 m
+        -- against 0.39), gap 3.5x against 1.1x
+        assert.are.equal(0, s.left)
         assert.is_true(p.left > 12 and p.drift > 1, "plain drift " .. p.drift)
-        assert.is_true(p.gap > 4 * s.gap)
+        assert.is_true(p.drift > 5 * s.drift)
+        assert.is_true(p.gap > 2 * s.gap, p.gap .. " vs " .. s.gap)
     end)
 
     it("follows a moving target", function()
         local r = run("moving", true)
-        -- measured (README): all in the band from step 289, drift 0.337 m, 2.0%
+        -- measured (README): all in the band from step 298, drift 0.354 m, 0.04%
         assert.is_not_nil(r.all_in)
         assert.are.equal(24, r.in_band)
         assert.are.equal(0, r.left)
-        assert.is_true(r.worst <= 0.025, "overlap " .. r.worst)
+        assert.is_true(r.worst <= 0.02, "overlap " .. r.worst)
         assert.is_true(r.gap <= 2, "largest gap " .. r.gap)
     end)
 
     it("holds the reachable part of the ring beside a wall", function()
         local r = run("wall", true)
-        -- measured (README): 14/16 in the band, none left it, 1.9% overlap
-        assert.is_true(r.in_band >= 14, "in band " .. r.in_band)
+        -- measured (README): 16/16 in the band from step 177, none left it, 0.1% overlap
+        assert.is_true(r.in_band >= 15, "in band " .. r.in_band)
         assert.are.equal(0, r.left)
         assert.is_true(r.worst <= 0.02, "overlap " .. r.worst)
         assert.is_true(r.max_x <= 3.5 - 0.5 + 0.02, "crossed the wall: " .. r.max_x)
