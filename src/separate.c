@@ -18,6 +18,9 @@
 
 #include <stdatomic.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* i's share of separating from j; 0 when i is locked or ignores j. Strict
  * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
@@ -137,51 +140,90 @@ static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t
     return true;
 }
 
-/* Collects agent i's list at cur (see above); false when it found no room. */
+/* Offers item t of the grid (squared distance d from agent i) to i's list
+ * at *at; false when there is no room for it. */
+static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t, float d, int32_t *at,
+                         int32_t *len) {
+    rvo_world *w = c->w;
+    const int32_t j = w->grid.items[t];
+    if (c->pairs ? j <= i : j == i) return true;
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    const float near = 1.6f * (me->radius + other->radius);
+    if (d >= near * near) return true;
+    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
+    if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
+    if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len + 1)) return false;
+    w->sep_cand[*at + 1 + (*len)++] = j;
+    return true;
+}
+
+/* Collects agent i's list at cur (see above); false when it found no room.
+ * The cells of the reach box are scanned row by row (a row's cells are one
+ * span of the grid's items), four squared distances at a time with SSE2
+ * against the widest reach, by the same float operations as the scalar
+ * test (so the same partners). */
 static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i) {
     rvo_world *w = c->w;
     const agent_grid *g = &w->grid;
-    const bool pairs = c->pairs;
     const agent_params *me = &w->prm[i];
-    if (!pairs && me->locked) {
+    if (!c->pairs && me->locked) {
         w->sep_start[i] = SEP_EMPTY;
         return true;
     }
     const rvo_vec2 p = w->pos[i];
-    const float reach = 1.6f * (me->radius + g->max_radius);
+    const float reach = 1.6f * (me->radius + g->max_radius); /* >= every pair's 1.6 (r_i + r_j) */
+    const float reach_sq = reach * reach;
     const int32_t cx0 = cell_clamp((p.x - reach - g->ox) * g->inv_cell, g->nx);
     const int32_t cx1 = cell_clamp((p.x + reach - g->ox) * g->inv_cell, g->nx);
     const int32_t cy0 = cell_clamp((p.y - reach - g->oy) * g->inv_cell, g->ny);
     const int32_t cy1 = cell_clamp((p.y + reach - g->oy) * g->inv_cell, g->ny);
-    int32_t at = cur->next, len = 0; /* the list is sep_cand[at .. at + len], count first */
-    for (int32_t cy = cy0; cy <= cy1; ++cy)
-        for (int32_t cx = cx0; cx <= cx1; ++cx) {
-            const int32_t cell = cy * g->nx + cx;
-            for (int32_t t = g->start[cell]; t < g->start[cell + 1]; ++t) {
-                const int32_t j = g->items[t];
-                if (pairs ? j <= i : j == i) continue;
-                const agent_params *other = &w->prm[j];
-                const float near = 1.6f * (me->radius + other->radius);
-                if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
-                if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
-                if (!moves_for(w, i, j) && (!pairs || !moves_for(w, j, i))) continue;
-                if (at + len + 1 >= cur->end && !make_room(c, cur, serial, &at, len + 1)) {
+    const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
+    int32_t at = cur->next, len = 0;  /* the list is sep_cand[at .. at + len], count first */
+#if defined(__SSE2__)
+    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
+#endif
+    for (int32_t cy = cy0; cy <= cy1; ++cy) {
+        const int32_t t0 = g->start[cy * g->nx + cx0], t1 = g->start[cy * g->nx + cx1 + 1];
+#if defined(__SSE2__)
+        for (int32_t t = t0; t < t1; t += 4) {
+            const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+            const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+            const __m128 d = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+            unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d, range));
+            if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
+            if (!bits) continue;
+            float ds[4];
+            _mm_storeu_ps(ds, d);
+            do {
+                const int l = __builtin_ctz(bits);
+                bits &= bits - 1u;
+                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len)) {
                     cur->next = cur->end; /* full: later agents claim afresh */
                     return false;
                 }
-                w->sep_cand[at + 1 + len++] = j;
+            } while (bits);
+        }
+#else
+        for (int32_t t = t0; t < t1; ++t) {
+            const float d = v2_abs_sq(v2_sub(p, ip[t]));
+            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len)) {
+                cur->next = cur->end;
+                return false;
             }
         }
+#endif
+    }
     if (len == 0) {
         w->sep_start[i] = SEP_EMPTY;
         return true;
     }
     int32_t *list = w->sep_cand + at + 1;
-    /* cells are visited in grid order: sort partners so the pass order
+    /* rows are visited in grid order: sort partners so the pass order
      * depends on the agent order only */
-    for (int32_t a = 1; pairs && a < len; ++a) {
-        const int32_t v = list[a];
-        int32_t b = a;
+    for (int32_t k = 1; c->pairs && k < len; ++k) {
+        const int32_t v = list[k];
+        int32_t b = k;
         while (b > 0 && list[b - 1] > v) {
             list[b] = list[b - 1];
             --b;
