@@ -432,8 +432,10 @@ const char *rvo__task_def_check(const rvo_world_def *def);
 /* stall.c: advances every agent's stall time after an integrate of dt. */
 void rvo__stall_update(rvo_world *w, float dt);
 
-/* separate.c: pushes overlapping agents apart after an integrate of dt. */
-bool rvo__separate(rvo_world *w, float dt);
+/* separate.c: pushes overlapping agents apart after an integrate of dt;
+ * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
+ * not run every agent once. */
+rvo_status rvo__separate(rvo_world *w, float dt);
 
 /* obstacles.c */
 void rvo__obstacles_free(rvo_world *w);

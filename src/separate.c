@@ -16,8 +16,11 @@
  * index) on one thread, so results stay deterministic. */
 #include "rvo_internal.h"
 
+#include <stdatomic.h>
 #include <string.h>
-#include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* i's share of separating from j; 0 when i is locked or ignores j. Strict
  * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
@@ -58,57 +61,216 @@ static void push_from_edge(void *ctx, int32_t e) {
     c->p = v2_add(q, v2_scale(c->radius, n));
 }
 
-/* Collects, for every agent i, the agents j near enough to touch it during
- * the passes (within 1.6 times the radius sum, same floor), in CSR form: the
- * partners of i are sep_cand[sep_start[i] .. sep_start[i + 1]). pairs: each
- * pair once (j > i) where either yields, sorted by j; otherwise every j that
- * i yields to, in grid order (the soft passes). */
-static bool collect_candidates(rvo_world *w, bool pairs) {
-    const agent_grid *g = &w->grid;
-    int32_t cap = w->sep_start_cap;
-    if (!rvo__grow(w, (void **)&w->sep_start, &cap, w->count + 1, sizeof *w->sep_start)) return false;
-    w->sep_start_cap = cap;
-    int32_t n = 0;
-    for (int32_t i = 0; i < w->count; ++i) {
-        w->sep_start[i] = n;
-        const agent_params *me = &w->prm[i];
-        if (!pairs && me->locked) continue;
-        const rvo_vec2 p = w->pos[i];
-        const float reach = 1.6f * (me->radius + g->max_radius);
-        const int32_t cx0 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x - reach - g->ox) * g->inv_cell)));
-        const int32_t cx1 = (int32_t)fmaxf(0.0f, fminf((float)(g->nx - 1), floorf((p.x + reach - g->ox) * g->inv_cell)));
-        const int32_t cy0 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y - reach - g->oy) * g->inv_cell)));
-        const int32_t cy1 = (int32_t)fmaxf(0.0f, fminf((float)(g->ny - 1), floorf((p.y + reach - g->oy) * g->inv_cell)));
-        for (int32_t cy = cy0; cy <= cy1; ++cy)
-            for (int32_t cx = cx0; cx <= cx1; ++cx) {
-                const int32_t c = cy * g->nx + cx;
-                for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    const int32_t j = g->items[t];
-                    if (pairs ? j <= i : j == i) continue;
-                    const agent_params *other = &w->prm[j];
-                    const float near = 1.6f * (me->radius + other->radius);
-                    if (v2_abs_sq(v2_sub(p, g->item_pos[t])) >= near * near) continue;
-                    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
-                    if (pair_share(w, i, j) == 0.0f && (!pairs || pair_share(w, j, i) == 0.0f)) continue;
-                    if (n == w->sep_cand_cap &&
-                        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, n + 1, sizeof *w->sep_cand))
-                        return false;
-                    w->sep_cand[n++] = j;
-                }
-            }
-        /* cells are visited in grid order: sort partners so the pass order
-         * depends on the agent order only */
-        for (int32_t a = w->sep_start[i] + 1; pairs && a < n; ++a) {
-            const int32_t v = w->sep_cand[a];
-            int32_t b = a;
-            while (b > w->sep_start[i] && w->sep_cand[b - 1] > v) {
-                w->sep_cand[b] = w->sep_cand[b - 1];
-                --b;
-            }
-            w->sep_cand[b] = v;
-        }
+/* ---- candidates --------------------------------------------------------
+ * For every agent i, the agents j near enough to touch it during the passes
+ * (within 1.6 times the radius sum, same floor). pairs: each pair once
+ * (j > i) where either moves, sorted by j; otherwise every j that i moves
+ * for, in grid order (the soft passes). Collected in parallel: a worker
+ * claims blocks of w->sep_cand and writes each agent's list there as
+ * [n, j1 .. jn], sep_start[i] pointing at n (SEP_EMPTY: no partners). Where
+ * a list lands depends on the split, its content does not. An agent whose
+ * list found no room (or that a host never ran) stays SEP_PENDING and is
+ * collected afterwards on the calling thread, which grows the buffer. */
+#define SEP_PENDING (-1) /* memset 0xff */
+#define SEP_EMPTY (-2)
+#define SEP_CHUNK 64  /* agents per work item */
+#define SEP_BLOCK 256 /* slots a worker claims at a time */
+
+/* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
+ * non-zero only between agents of weight above 0, where rvo__share is too
+ * (unless the quotient underflows). */
+static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    if (me->locked || !(me->mask & other->groups)) return false;
+    return rvo__share(me, other) != 0.0f || rvo__gives_way(w, i, j) != 0;
+}
+
+/* Cell of v = (coordinate - origin) / cell, clamped to [0, n): floorf and
+ * fminf / fmaxf in two comparisons (truncation equals floor for v > 0). */
+static inline int32_t cell_clamp(float v, int32_t n) {
+    return v >= (float)(n - 1) ? n - 1 : v > 0.0f ? (int32_t)v : 0;
+}
+
+/* A worker's free slots of w->sep_cand, [next, end); padded so that two
+ * workers' cursors do not share a cache line. */
+typedef struct cursor {
+    int32_t next, end;
+    char pad[56];
+} cursor;
+
+typedef struct sep_ctx {
+    rvo_world *w;
+    bool pairs;
+    float inv_dt;
+    int32_t cap;      /* slots of w->sep_cand the workers may claim */
+    atomic_int used;  /* slots claimed */
+    atomic_int done;  /* agents run (the feedback and obstacle loops) */
+    atomic_bool bad;  /* a range with a worker index out of bounds */
+    cursor cur[64];   /* per worker (threads <= 64) */
+} sep_ctx;
+
+/* Checks a range from the pool or a host: false (and c->bad) when it is
+ * out of bounds, so that the caller can report the host's mistake. */
+static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
+    if (worker < (uint32_t)c->w->threads && begin >= 0 && end <= c->w->count && begin <= end) return true;
+    atomic_store(&c->bad, true);
+    return false;
+}
+
+/* Room after the m slots of the list at *at: in parallel a new block is
+ * claimed and the list moved there; on the calling thread (serial) the list
+ * is the buffer's tail and the buffer grows. False when there is no room
+ * (parallel) or no memory (serial). */
+static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t m) {
+    rvo_world *w = c->w;
+    if (serial) {
+        if (*at > INT32_MAX - m - 1 ||
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m + 1, sizeof *w->sep_cand))
+            return false;
+        cur->end = w->sep_cand_cap;
+        return true;
     }
-    w->sep_start[w->count] = n;
+    const int32_t need = m + 1 > SEP_BLOCK ? 2 * (m + 1) : SEP_BLOCK;
+    if (c->cap - atomic_load_explicit(&c->used, memory_order_relaxed) < need) return false;
+    const int32_t b = atomic_fetch_add_explicit(&c->used, need, memory_order_relaxed);
+    if (b > c->cap - need) return false;
+    memcpy(w->sep_cand + b, w->sep_cand + *at, sizeof *w->sep_cand * (size_t)m);
+    *at = b;
+    cur->end = b + need;
+    return true;
+}
+
+/* Offers item t of the grid (squared distance d from agent i) to i's list
+ * at *at; false when there is no room for it. */
+static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t, float d, int32_t *at,
+                         int32_t *len) {
+    rvo_world *w = c->w;
+    const int32_t j = w->grid.items[t];
+    if (c->pairs ? j <= i : j == i) return true;
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    const float near = 1.6f * (me->radius + other->radius);
+    if (d >= near * near) return true;
+    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
+    if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
+    if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len + 1)) return false;
+    w->sep_cand[*at + 1 + (*len)++] = j;
+    return true;
+}
+
+/* Collects agent i's list at cur (see above); false when it found no room.
+ * The cells of the reach box are scanned row by row (a row's cells are one
+ * span of the grid's items), four squared distances at a time with SSE2
+ * against the widest reach, by the same float operations as the scalar
+ * test (so the same partners). */
+static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i) {
+    rvo_world *w = c->w;
+    const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[i];
+    if (!c->pairs && me->locked) {
+        w->sep_start[i] = SEP_EMPTY;
+        return true;
+    }
+    const rvo_vec2 p = w->pos[i];
+    const float reach = 1.6f * (me->radius + g->max_radius); /* >= every pair's 1.6 (r_i + r_j) */
+    const float reach_sq = reach * reach;
+    const int32_t cx0 = cell_clamp((p.x - reach - g->ox) * g->inv_cell, g->nx);
+    const int32_t cx1 = cell_clamp((p.x + reach - g->ox) * g->inv_cell, g->nx);
+    const int32_t cy0 = cell_clamp((p.y - reach - g->oy) * g->inv_cell, g->ny);
+    const int32_t cy1 = cell_clamp((p.y + reach - g->oy) * g->inv_cell, g->ny);
+    const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
+    int32_t at = cur->next, len = 0;  /* the list is sep_cand[at .. at + len], count first */
+#if defined(__SSE2__)
+    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
+#endif
+    for (int32_t cy = cy0; cy <= cy1; ++cy) {
+        const int32_t t0 = g->start[cy * g->nx + cx0], t1 = g->start[cy * g->nx + cx1 + 1];
+#if defined(__SSE2__)
+        for (int32_t t = t0; t < t1; t += 4) {
+            const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+            const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+            const __m128 d = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+            unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d, range));
+            if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
+            if (!bits) continue;
+            float ds[4];
+            _mm_storeu_ps(ds, d);
+            do {
+                const int l = __builtin_ctz(bits);
+                bits &= bits - 1u;
+                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len)) {
+                    cur->next = cur->end; /* full: later agents claim afresh */
+                    return false;
+                }
+            } while (bits);
+        }
+#else
+        for (int32_t t = t0; t < t1; ++t) {
+            const float d = v2_abs_sq(v2_sub(p, ip[t]));
+            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len)) {
+                cur->next = cur->end;
+                return false;
+            }
+        }
+#endif
+    }
+    if (len == 0) {
+        w->sep_start[i] = SEP_EMPTY;
+        return true;
+    }
+    int32_t *list = w->sep_cand + at + 1;
+    /* rows are visited in grid order: sort partners so the pass order
+     * depends on the agent order only */
+    for (int32_t k = 1; c->pairs && k < len; ++k) {
+        const int32_t v = list[k];
+        int32_t b = k;
+        while (b > 0 && list[b - 1] > v) {
+            list[b] = list[b - 1];
+            --b;
+        }
+        list[b] = v;
+    }
+    list[-1] = len;
+    cur->next = at + 1 + len;
+    w->sep_start[i] = at;
+    return true;
+}
+
+static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    sep_ctx *c = p;
+    rvo_world *w = c->w;
+    if (!range_ok(c, begin, end, worker)) return; /* its agents stay pending */
+    cursor *cur = &c->cur[worker];
+    for (int32_t i = begin; i < end; ++i)
+        if (!collect_agent(c, cur, false, i)) w->sep_start[i] = SEP_PENDING;
+    if (c->pairs) /* the positions the strict passes start from */
+        memcpy(w->sep_before + begin, w->pos + begin, sizeof *w->pos * (size_t)(end - begin));
+}
+
+static bool collect_candidates(rvo_world *w, sep_ctx *c) {
+    const int32_t n = w->count;
+    int32_t cap = w->sep_start_cap;
+    if (!rvo__grow(w, (void **)&w->sep_start, &cap, n + 1, sizeof *w->sep_start)) return false;
+    w->sep_start_cap = cap;
+    if (c->pairs && !rvo__grow(w, (void **)&w->sep_before, &w->sep_before_cap, n, sizeof *w->sep_before))
+        return false;
+    memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
+    c->cap = w->sep_cand_cap;
+    atomic_init(&c->used, 0);
+    atomic_init(&c->bad, false);
+    for (int32_t k = 0; k < w->threads; ++k) c->cur[k].next = c->cur[k].end = 0;
+    rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
+    /* what did not fit, or a host skipped, on this thread after the claims */
+    const int32_t used = atomic_load(&c->used);
+    const int32_t tail_at = used < c->cap ? used : c->cap;
+    cursor tail = {tail_at, c->cap, {0}};
+    bool redo_before = atomic_load(&c->bad);
+    for (int32_t i = 0; i < n; ++i)
+        if (w->sep_start[i] == SEP_PENDING) {
+            if (!collect_agent(c, &tail, true, i)) return false;
+            redo_before = true;
+        }
+    if (c->pairs && redo_before) memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
     return true;
 }
 
@@ -127,6 +289,17 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     *delta = v2_add(*delta, v2_scale(share * (comb - dist), n));
 }
 
+/* The partners of agent i: list[0 .. n). */
+static inline const int32_t *partners(const rvo_world *w, int32_t i, int32_t *n) {
+    const int32_t at = w->sep_start[i];
+    if (at < 0) {
+        *n = 0;
+        return NULL;
+    }
+    *n = w->sep_cand[at];
+    return w->sep_cand + at + 1;
+}
+
 static void separate_soft(rvo_world *w) {
     scratch *s = &w->scratch[0];
     for (int32_t pass = 0; pass < RVO_SEPARATION_SOFT_PASSES; ++pass) {
@@ -136,7 +309,9 @@ static void separate_soft(rvo_world *w) {
             if (me->locked) continue;
             const rvo_vec2 p = w->pos[i];
             rvo_vec2 delta = v2(0.0f, 0.0f);
-            for (int32_t k = w->sep_start[i]; k < w->sep_start[i + 1]; ++k) push_from_agent(w, i, w->sep_cand[k], p, &delta);
+            int32_t n;
+            const int32_t *list = partners(w, i, &n);
+            for (int32_t k = 0; k < n; ++k) push_from_agent(w, i, list[k], p, &delta);
             rvo_vec2 np = v2_add(p, delta);
             /* Obstacles win: back out of edge clearance. */
             if (w->nverts > 0) {
@@ -169,46 +344,75 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     return (comb - dist) / comb;
 }
 
-bool rvo__separate(rvo_world *w, float dt) {
-    if (w->rvo2_compat || w->count == 0) return true;
-    if (!rvo__prepare(w)) return false; /* grid of the integrated positions */
-    if (!collect_candidates(w, w->strict_overlap)) return false;
-    if (!w->strict_overlap) {
-        separate_soft(w);
-        w->grid.valid = false;
-        return true;
+/* Obstacles win: every agent backs out of edge clearance (each reads and
+ * writes only its own position). */
+static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    sep_ctx *c = p;
+    if (!range_ok(c, begin, end, worker)) return;
+    rvo_world *w = c->w;
+    scratch *s = &w->scratch[worker];
+    for (int32_t i = begin; i < end; ++i) {
+        const agent_params *me = &w->prm[i];
+        if (me->locked) continue;
+        push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height};
+        const float r = me->radius;
+        rvo__edge_grid_visit(w, s, pc.p.x - r, pc.p.y - r, pc.p.x + r, pc.p.y + r, push_from_edge, &pc);
+        w->pos[i] = pc.p;
     }
-    if (!rvo__grow(w, (void **)&w->sep_before, &w->sep_before_cap, w->count, sizeof *w->sep_before)) return false;
-    memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)w->count);
-    scratch *s = &w->scratch[0];
-    for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
-        float worst = 0.0f;
-        for (int32_t i = 0; i < w->count; ++i)
-            for (int32_t k = w->sep_start[i]; k < w->sep_start[i + 1]; ++k) {
-                const float f = project_pair(w, i, w->sep_cand[k]);
-                if (f > worst) worst = f;
-            }
-        /* Obstacles win: back out of edge clearance. */
-        if (w->nverts > 0)
-            for (int32_t i = 0; i < w->count; ++i) {
-                const agent_params *me = &w->prm[i];
-                if (me->locked) continue;
-                push_ctx c = {w, w->pos[i], me->radius, me->z, me->height};
-                const float r = me->radius;
-                rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);
-                w->pos[i] = c.p;
-            }
-        if (worst <= RVO_SEPARATION_TOLERANCE) break;
-    }
-    /* The velocity is the motion the agent really made: the next solve then
-     * sees a pushed-back agent as slower, not as still pressing on. */
-    const float inv_dt = 1.0f / rvo__min_time(dt);
-    for (int32_t i = 0; i < w->count; ++i) {
+    atomic_fetch_add(&c->done, end - begin);
+}
+
+/* The velocity is the motion the agent really made: the next solve then
+ * sees a pushed-back agent as slower, not as still pressing on. */
+static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    sep_ctx *c = p;
+    if (!range_ok(c, begin, end, worker)) return;
+    rvo_world *w = c->w;
+    const float inv_dt = c->inv_dt;
+    for (int32_t i = begin; i < end; ++i) {
         const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
         if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
     }
-    w->grid.valid = false;
-    return true;
+    atomic_fetch_add(&c->done, end - begin);
+}
+
+/* Runs fn over every agent; false when a host broke the contract. */
+static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
+    atomic_store(&c->done, 0);
+    rvo__parallel_for(c->w, c->w->count, SEP_CHUNK, fn, c);
+    return !atomic_load(&c->bad) && atomic_load(&c->done) == c->w->count;
+}
+
+rvo_status rvo__separate(rvo_world *w, float dt) {
+    if (w->rvo2_compat || w->count == 0) return RVO_OK;
+    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY; /* grid of the integrated positions */
+    sep_ctx c;
+    c.w = w;
+    c.pairs = w->strict_overlap;
+    c.inv_dt = 1.0f / rvo__min_time(dt);
+    atomic_init(&c.done, 0);
+    if (!collect_candidates(w, &c)) return RVO_ERR_OUT_OF_MEMORY;
+    w->grid.valid = false; /* the passes move agents */
+    if (!w->strict_overlap) {
+        separate_soft(w);
+        return RVO_OK;
+    }
+    atomic_store(&c.bad, false);
+    for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
+        /* pairs in index order on this thread (Gauss-Seidel) */
+        float worst = 0.0f;
+        for (int32_t i = 0; i < w->count; ++i) {
+            int32_t n;
+            const int32_t *list = partners(w, i, &n);
+            for (int32_t k = 0; k < n; ++k) {
+                const float f = project_pair(w, i, list[k]);
+                if (f > worst) worst = f;
+            }
+        }
+        if (w->nverts > 0 && !agents_for(&c, push_range)) return RVO_ERR_INVALID_ARGUMENT;
+        if (worst <= RVO_SEPARATION_TOLERANCE) break;
+    }
+    return agents_for(&c, feedback_range) ? RVO_OK : RVO_ERR_INVALID_ARGUMENT;
 }
 
 rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {

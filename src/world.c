@@ -383,7 +383,10 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     }
     w->solved = false;
     w->grid.valid = false;
-    if (!rvo__separate(w, dt)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    const rvo_status sep = rvo__separate(w, dt);
+    if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
+    if (sep != RVO_OK)
+        return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
     if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since the clamp above) */
         for (int32_t i = 0; i < w->count; ++i) /* issue 8: pushed apart at the border, still inside */
             w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));

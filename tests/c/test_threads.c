@@ -11,10 +11,13 @@
 /* ---- hosts ---------------------------------------------------------------- */
 
 typedef struct host {
-    int mode;        /* 0 inline, 1 reversed small ranges, 2 two threads, 3 bad worker, 4 skip a range */
+    int mode;        /* 0 inline, 1 reversed small ranges, 2 two threads, 3 bad worker, 4 skip a range,
+                      * 5 and 6: mode 0 for the solve, then 5 breaks the next loop (the overlap
+                      * candidates), 6 every later loop of the step (obstacle push, velocity) */
     int workers;
     int enqueued, finished;
     int32_t last_min_range;
+    int in_step; /* loops enqueued since the test last reset it (modes 5, 6) */
 } host;
 
 typedef struct slice {
@@ -34,7 +37,20 @@ static void *enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, void *ct
     host *h = user;
     h->enqueued++;
     h->last_min_range = min_range;
-    switch (h->mode) {
+    const int loop = h->in_step++;
+    int mode = h->mode;
+    if (mode == 5 || mode == 6) {
+        const bool breaks = mode == 5 ? loop == 1 : loop >= 2;
+        if (!breaks) mode = 0;
+        else { /* the candidates: skips agents 0..6, hands one range a worker out of bounds, reverses */
+            for (int32_t end = count; end > 7; end -= 7) {
+                const int32_t begin = end > 14 ? end - 7 : 7;
+                fn(begin, end, end == count ? (uint32_t)h->workers : 0u, ctx);
+            }
+            return h;
+        }
+    }
+    switch (mode) {
     case 0: /* everything inline, at once: no handle */
         fn(0, count, 0, ctx);
         return NULL;
@@ -149,6 +165,7 @@ static uint64_t crossing(int threads, host *h, int n, int steps, bool compat, lo
             pref[2 * i + 1] = dy;
         }
         CHECK(rvo_world_set_pref_velocities(w, pref, n) == RVO_OK);
+        if (h) h->in_step = 0;
         CHECK(rvo_world_step(w, 0) == RVO_OK);
     }
     if (step_allocs) *step_allocs = c.calls - before;
@@ -173,18 +190,20 @@ int main(void) {
 
     for (int compat = 0; compat < 2; ++compat) {
         const int n = 700, steps = 60;
-        long allocs1 = -1, allocs2 = -1;
+        long allocs1 = -1, allocs2 = -1, allocs3 = -1;
         const uint64_t h1 = crossing(1, NULL, n, steps, compat, &allocs1);
         const uint64_t h2 = crossing(2, NULL, n, steps, compat, &allocs2);
-        host inline_host = {0, 1, 0, 0, 0}, reversed = {1, 3, 0, 0, 0}, threaded = {2, 2, 0, 0, 0};
+        const uint64_t h3 = crossing(3, NULL, n, steps, compat, &allocs3);
+        host inline_host = {0, 1, 0, 0, 0, 0}, reversed = {1, 3, 0, 0, 0, 0}, threaded = {2, 2, 0, 0, 0, 0};
         long allocs_hook = -1;
         const uint64_t hi = crossing(1, &inline_host, n, steps, compat, NULL);
         const uint64_t hr = crossing(3, &reversed, n, steps, compat, NULL);
         const uint64_t ht = crossing(2, &threaded, n, steps, compat, &allocs_hook);
-        printf("%s: 1 thread %016llx, 2 threads %016llx, hooks %016llx %016llx %016llx\n",
+        printf("%s: 1 thread %016llx, 2 threads %016llx, 3 threads %016llx, hooks %016llx %016llx %016llx\n",
                compat ? "rvo2_compat" : "default", (unsigned long long)h1, (unsigned long long)h2,
-               (unsigned long long)hi, (unsigned long long)hr, (unsigned long long)ht);
+               (unsigned long long)h3, (unsigned long long)hi, (unsigned long long)hr, (unsigned long long)ht);
         CHECK(h1 == h2);
+        CHECK(h1 == h3);
         CHECK(h1 == hi);
         CHECK(h1 == hr);
         CHECK(h1 == ht);
@@ -193,25 +212,35 @@ int main(void) {
         CHECK(reversed.enqueued >= steps && reversed.finished == reversed.enqueued);
         CHECK(threaded.enqueued >= steps && threaded.finished == threaded.enqueued);
         CHECK(threaded.last_min_range > 0);
+        /* the overlap pass runs its loops through the hook too: candidates,
+         * obstacle push-out per pass, velocity feedback */
+        if (!compat) CHECK(threaded.enqueued >= 4 * steps);
         /* no allocation in a step once the world has settled */
-        printf("allocations in steps 2..%d: 1 thread %ld, 2 threads %ld, hook %ld\n", steps, allocs1, allocs2,
-               allocs_hook);
+        printf("allocations in steps 2..%d: 1 thread %ld, 2 threads %ld, 3 threads %ld, hook %ld\n", steps,
+               allocs1, allocs2, allocs3, allocs_hook);
         if (compat) {
             CHECK(allocs1 == 0);
             CHECK(allocs2 == 0);
+            CHECK(allocs3 == 0);
             CHECK(allocs_hook == 0);
         } else {
             /* the overlap pass (separate.c) grows its candidate list by
              * doubling as the crowd gets denser: a few growths at most */
             CHECK(allocs1 <= 2);
             CHECK(allocs2 <= 2);
+            CHECK(allocs3 <= 2);
             CHECK(allocs_hook <= 2);
+            /* a host that skips agents and names a bad worker while the
+             * overlap candidates are collected: the world collects what it
+             * missed itself, same result */
+            host skips = {5, 2, 0, 0, 0, 0};
+            CHECK(crossing(2, &skips, n, steps, compat, NULL) == h1);
         }
     }
 
     /* A host that breaks the contract gets an error, not a crash. */
     for (int mode = 3; mode <= 4; ++mode) {
-        host bad = {mode, 2, 0, 0, 0};
+        host bad = {mode, 2, 0, 0, 0, 0};
         rvo_world_def d = rvo_default_world_def();
         d.threads = 2;
         d.enqueue_task = enqueue;
@@ -223,6 +252,25 @@ int main(void) {
         CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);
         CHECK(!rvo_world_is_solved(w));
         CHECK(rvo_world_integrate(w, 0.1f) == RVO_ERR_PHASE);
+        bad.mode = 0; /* a good host again: the world works */
+        CHECK(rvo_world_step(w, 0.1f) == RVO_OK);
+        rvo_world_destroy(w);
+    }
+    /* A host that runs the solve well but skips agents in the overlap
+     * pass's later loops: integrate reports it (the solve cannot see it). */
+    {
+        host bad = {6, 2, 0, 0, 0, 0};
+        rvo_world_def d = rvo_default_world_def();
+        d.threads = 2;
+        d.enqueue_task = enqueue;
+        d.finish_task = finish;
+        d.task_user = &bad;
+        rvo_world *w = rvo_world_create(&d);
+        for (int i = 0; i < 40; ++i) rvo_world_add_agent(w, (float)(i % 8) * 0.5f, (float)(i / 8) * 0.5f, NULL);
+        CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+        CHECK(rvo_world_integrate(w, 0.1f) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);
+        CHECK(!rvo_world_is_solved(w));
         bad.mode = 0; /* a good host again: the world works */
         CHECK(rvo_world_step(w, 0.1f) == RVO_OK);
         rvo_world_destroy(w);
