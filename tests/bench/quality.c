@@ -8,10 +8,11 @@
  * [-jitter, jitter] each step (seeded, so runs repeat); 0 = none.
  * Prints one CSV line:
  *   scene,n,mode,worst_overlap_pct,worst_intrusion_pct,makespan,free_steps,
- *   deadlock,p50,p90,p99,ms_per_step
+ *   deadlock,p50,p90,p99,ms_per_step,home_at_end
  * makespan -1 when not everyone arrived within max_steps; deadlock 1 when
  * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
- * agents were home at once; ms_per_step: rvo_world_step alone.
+ * agents were home at once; ms_per_step: rvo_world_step alone; home_at_end:
+ * agents home when the run ended.
  * QUALITY_DUMP=1 in the environment prints the final positions and goals
  * to stderr (to look at a jam). */
 #define _POSIX_C_SOURCE 200809L
@@ -66,7 +67,7 @@ int main(int argc, char **argv) {
     float *pref = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1));
     qs_grid grid = {0};
     double worst = 0, intrusion = 0, ms = 0;
-    int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1;
+    int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1, home_end = 0;
     for (; steps < max_steps; ++steps) {
         const float *p = rvo_world_positions_view(w);
         int home = 0;
@@ -77,6 +78,7 @@ int main(int argc, char **argv) {
         if (p50 < 0 && 2 * home >= n) p50 = steps;
         if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
         if (p99 < 0 && 100 * home >= 99 * n) p99 = steps;
+        home_end = home;
         if (home == n) {
             makespan = steps;
             break;
@@ -99,8 +101,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "%d %.2f %.2f -> %.2f %.2f\n", i, p[2 * i], p[2 * i + 1], s.goal[2 * i], s.goal[2 * i + 1]);
     }
     const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
-    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
-           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
+    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f,%d\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
+           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0, home_end);
     free(pref);
     free(grid.head);
     free(grid.next);
