@@ -8,10 +8,11 @@
  * [-jitter, jitter] each step (seeded, so runs repeat); 0 = none.
  * Prints one CSV line:
  *   scene,n,mode,worst_overlap_pct,worst_intrusion_pct,makespan,free_steps,
- *   deadlock,p50,p90,p99,ms_per_step
+ *   deadlock,p50,p90,p99,ms_per_step,home_at_end
  * makespan -1 when not everyone arrived within max_steps; deadlock 1 when
  * not everyone arrived within 2 x free_steps; pXX: steps until XX% of the
- * agents were home at once; ms_per_step: rvo_world_step alone.
+ * agents were home at once; ms_per_step: rvo_world_step alone; home_at_end:
+ * agents home when the run ended.
  * The doorway's agents steer through the door with rvo_door_steer (the
  * library's two-way door lanes, as a game's path follower would);
  * QUALITY_NAIVE_DOOR=1 makes them head for the far side of the door
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
     const rvo_door door = rvo_door_make(s.door_ab[0], s.door_ab[1], s.door_ab[2], s.door_ab[3], s.door_thickness);
     qs_grid grid = {0};
     double worst = 0, intrusion = 0, ms = 0;
-    int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1;
+    int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1, home_end = 0;
     const int trace = getenv("QUALITY_TRACE") ? atoi(getenv("QUALITY_TRACE")) : 0;
     for (; steps < max_steps; ++steps) {
         const float *p = rvo_world_positions_view(w);
@@ -93,6 +94,7 @@ int main(int argc, char **argv) {
         if (p50 < 0 && 2 * home >= n) p50 = steps;
         if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
         if (p99 < 0 && 100 * home >= 99 * n) p99 = steps;
+        home_end = home;
         if (home == n) {
             makespan = steps;
             break;
@@ -115,8 +117,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "%d %.2f %.2f -> %.2f %.2f\n", i, p[2 * i], p[2 * i + 1], s.goal[2 * i], s.goal[2 * i + 1]);
     }
     const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
-    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
-           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
+    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f,%d\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
+           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0, home_end);
     free(pref);
     free(way);
     free(radii);
