@@ -171,10 +171,7 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
     __m128 range = _mm_set1_ps(*range_sq);
     for (int32_t t = t0; t < t1; t += 4) {
-        const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
-        const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-        const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-        const __m128 d = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+        const __m128 d = grid_dist4_sq(ip, t, px, py);
         unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmple_ps(d, range));
         if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
         if (!bits) continue;

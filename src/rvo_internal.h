@@ -199,6 +199,18 @@ typedef struct agent_grid {
     bool valid;
 } agent_grid;
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Squared distances from (px, py) to the 4 grid positions ip[t .. t + 3]
+ * (item_pos is padded past its end), with the scalar code's operations. */
+static inline __m128 grid_dist4_sq(const rvo_vec2 *ip, int32_t t, __m128 px, __m128 py) {
+    const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+    const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+    const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+}
+#endif
+
 /* ---- per-worker scratch for solve and queries ------------------------- */
 typedef struct orca_line {
     rvo_vec2 point;
