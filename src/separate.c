@@ -117,24 +117,26 @@ static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
     return false;
 }
 
-/* Room after the m slots of the list at *at: in parallel a new block is
- * claimed and the list moved there; on the calling thread (serial) the list
- * is the buffer's tail and the buffer grows. False when there is no room
- * (parallel) or no memory (serial). */
-static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t m) {
+/* Room for one more partner of the list at *at (count slot, then len
+ * partners): in parallel a new block is claimed and the partners so far
+ * moved there; on the calling thread (serial) the list is the buffer's tail
+ * and the buffer grows. False when there is no room (parallel) or no memory
+ * (serial). */
+static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t len) {
     rvo_world *w = c->w;
+    const int32_t m = len + 2; /* count, partners, the new one */
     if (serial) {
-        if (*at > INT32_MAX - m - 1 ||
-            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m + 1, sizeof *w->sep_cand))
+        if (*at > INT32_MAX - m ||
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
             return false;
         cur->end = w->sep_cand_cap;
         return true;
     }
-    const int32_t need = m + 1 > SEP_BLOCK ? 2 * (m + 1) : SEP_BLOCK;
+    const int32_t need = m > SEP_BLOCK ? 2 * m : SEP_BLOCK;
     if (c->cap - atomic_load_explicit(&c->used, memory_order_relaxed) < need) return false;
     const int32_t b = atomic_fetch_add_explicit(&c->used, need, memory_order_relaxed);
     if (b > c->cap - need) return false;
-    memcpy(w->sep_cand + b, w->sep_cand + *at, sizeof *w->sep_cand * (size_t)m);
+    memcpy(w->sep_cand + b + 1, w->sep_cand + *at + 1, sizeof *w->sep_cand * (size_t)len);
     *at = b;
     cur->end = b + need;
     return true;
@@ -152,7 +154,7 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
     if (d >= near * near) return true;
     if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
     if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
-    if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len + 1)) return false;
+    if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len)) return false;
     w->sep_cand[*at + 1 + (*len)++] = j;
     return true;
 }
