@@ -257,10 +257,7 @@ struct rvo_world {
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
-    int32_t *sep_root;    /* strict passes: each agent's group (candidate graph component), */
-    int32_t *sep_next;    /* the next agent of its group by index, */
-    int32_t *sep_groups;  /* the first agent of each group with pairs; all four sep_before_cap */
-    int32_t sep_before_cap, sep_ngroups;
+    int32_t sep_before_cap;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;

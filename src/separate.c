@@ -12,12 +12,8 @@
  *     the correction;
  *   soft (strict overlap off): four Gauss-Seidel passes in the world's
  *     agent order, each agent pushed out of everything it overlaps at once.
- * Strict passes visit the pairs in index order (each agent's candidates
- * sorted by index): Gauss-Seidel. Pairs that share no agent commute, so
- * the groups of agents linked by candidate pairs (connected components)
- * are projected in parallel, each in that order: the same float operations
- * in the same order as one thread, whatever the thread count. Soft passes
- * run on one thread. */
+ * The pairs are visited in index order (each agent's candidates sorted by
+ * index) on one thread, so results stay deterministic. */
 #include "rvo_internal.h"
 
 #include <stdatomic.h>
@@ -78,7 +74,6 @@ static void push_from_edge(void *ctx, int32_t e) {
 #define SEP_PENDING (-1) /* memset 0xff */
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64  /* agents per work item */
-#define SEP_GROUP_CHUNK 16 /* groups per work item of the strict passes */
 #define SEP_BLOCK 256 /* slots a worker claims at a time */
 
 /* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
@@ -103,61 +98,23 @@ typedef struct cursor {
     char pad[56];
 } cursor;
 
-/* A worker's worst overlap of a pass, padded likewise. */
-typedef struct worst_slot {
-    float v;
-    char pad[60];
-} worst_slot;
-
 typedef struct sep_ctx {
     rvo_world *w;
     bool pairs;
     float inv_dt;
-    int32_t cap;           /* slots of w->sep_cand the workers may claim */
-    int32_t count;         /* items of the current loop */
-    atomic_int used;       /* slots claimed */
-    atomic_int done;       /* items run (the loops after the candidates) */
-    atomic_bool bad;       /* a range out of bounds, or a worker index */
-    cursor cur[64];        /* per worker (threads <= 64) */
-    worst_slot worst[64];  /* per worker */
+    int32_t cap;      /* slots of w->sep_cand the workers may claim */
+    atomic_int used;  /* slots claimed */
+    atomic_int done;  /* agents run (the feedback and obstacle loops) */
+    atomic_bool bad;  /* a range with a worker index out of bounds */
+    cursor cur[64];   /* per worker (threads <= 64) */
 } sep_ctx;
 
 /* Checks a range from the pool or a host: false (and c->bad) when it is
  * out of bounds, so that the caller can report the host's mistake. */
 static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
-    if (worker < (uint32_t)c->w->threads && begin >= 0 && end <= c->count && begin <= end) return true;
+    if (worker < (uint32_t)c->w->threads && begin >= 0 && end <= c->w->count && begin <= end) return true;
     atomic_store(&c->bad, true);
     return false;
-}
-
-/* ---- groups: union-find over the candidate pairs, run by the workers as
- * they find pairs. A root links only under a smaller index (compare and
- * swap), so every parent is at most its child and each group's root ends
- * as its smallest agent, however the links raced. */
-static int32_t group_find(int32_t *parent, int32_t a) {
-    for (;;) {
-        const int32_t p = __atomic_load_n(&parent[a], __ATOMIC_RELAXED);
-        if (p == a) return a;
-        const int32_t g = __atomic_load_n(&parent[p], __ATOMIC_RELAXED);
-        if (g != p) __atomic_store_n(&parent[a], g, __ATOMIC_RELAXED); /* halving: g is an ancestor too */
-        a = g;
-    }
-}
-
-static void group_union(int32_t *parent, int32_t a, int32_t b) {
-    for (;;) {
-        a = group_find(parent, a);
-        b = group_find(parent, b);
-        if (a == b) return;
-        if (a > b) {
-            const int32_t t = a;
-            a = b;
-            b = t;
-        }
-        int32_t expect = b; /* b still a root: link it under a */
-        if (__atomic_compare_exchange_n(&parent[b], &expect, a, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return;
-    }
 }
 
 /* Room for one more partner of the list at *at (count slot, then len
@@ -199,7 +156,6 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
     if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
     if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len)) return false;
     w->sep_cand[*at + 1 + (*len)++] = j;
-    if (c->pairs) group_union(w->sep_root, i, j);
     return true;
 }
 
@@ -293,45 +249,15 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
         memcpy(w->sep_before + begin, w->pos + begin, sizeof *w->pos * (size_t)(end - begin));
 }
 
-/* Each agent's root, then every group chained by index from its root
- * (sep_next, -1 ends), and the roots of groups with pairs (a root is its
- * group's smallest agent, so it holds pairs if anyone does). */
-static void list_groups(rvo_world *w) {
-    int32_t *root = w->sep_root, *next = w->sep_next;
-    const int32_t n = w->count;
-    for (int32_t a = 0; a < n; ++a) { /* parents are smaller: their roots are final */
-        root[a] = root[root[a]];
-        next[a] = -1;
-    }
-    int32_t ngroups = 0;
-    for (int32_t a = n - 1; a >= 0; --a) { /* downwards: each agent goes first in its chain */
-        const int32_t r = root[a];
-        if (r != a) {
-            next[a] = next[r];
-            next[r] = a;
-        } else if (w->sep_start[a] >= 0) {
-            w->sep_groups[ngroups++] = a;
-        }
-    }
-    w->sep_ngroups = ngroups;
-}
-
 static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     const int32_t n = w->count;
     int32_t cap = w->sep_start_cap;
     if (!rvo__grow(w, (void **)&w->sep_start, &cap, n + 1, sizeof *w->sep_start)) return false;
     w->sep_start_cap = cap;
-    if (c->pairs) {
-        void **const arrays[] = {(void **)&w->sep_before, (void **)&w->sep_root, (void **)&w->sep_next,
-                                 (void **)&w->sep_groups};
-        const size_t elems[] = {sizeof *w->sep_before, sizeof *w->sep_root, sizeof *w->sep_next,
-                                sizeof *w->sep_groups};
-        if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 4, arrays, elems)) return false;
-        for (int32_t i = 0; i < n; ++i) w->sep_root[i] = i; /* every agent its own group */
-    }
+    if (c->pairs && !rvo__grow(w, (void **)&w->sep_before, &w->sep_before_cap, n, sizeof *w->sep_before))
+        return false;
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
     c->cap = w->sep_cand_cap;
-    c->count = n;
     atomic_init(&c->used, 0);
     atomic_init(&c->bad, false);
     for (int32_t k = 0; k < w->threads; ++k) c->cur[k].next = c->cur[k].end = 0;
@@ -347,7 +273,6 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
             redo_before = true;
         }
     if (c->pairs && redo_before) memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
-    if (c->pairs) list_groups(w);
     return true;
 }
 
@@ -421,26 +346,6 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     return (comb - dist) / comb;
 }
 
-/* Projects the pairs of whole groups in index order (agents of a group
- * ascending, each agent's partners ascending); keeps the worker's worst. */
-static void project_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    sep_ctx *c = p;
-    if (!range_ok(c, begin, end, worker)) return;
-    rvo_world *w = c->w;
-    float worst = c->worst[worker].v;
-    for (int32_t g = begin; g < end; ++g)
-        for (int32_t a = w->sep_groups[g]; a >= 0; a = w->sep_next[a]) {
-            int32_t n;
-            const int32_t *list = partners(w, a, &n);
-            for (int32_t k = 0; k < n; ++k) {
-                const float f = project_pair(w, a, list[k]);
-                if (f > worst) worst = f;
-            }
-        }
-    c->worst[worker].v = worst;
-    atomic_fetch_add(&c->done, end - begin);
-}
-
 /* Obstacles win: every agent backs out of edge clearance (each reads and
  * writes only its own position). */
 static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
@@ -473,12 +378,11 @@ static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p)
     atomic_fetch_add(&c->done, end - begin);
 }
 
-/* Runs fn over count items; false when a host broke the contract. */
-static bool run_loop(sep_ctx *c, int32_t count, int32_t chunk, rvo_task_fn *fn) {
-    c->count = count;
+/* Runs fn over every agent; false when a host broke the contract. */
+static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
     atomic_store(&c->done, 0);
-    rvo__parallel_for(c->w, count, chunk, fn, c);
-    return !atomic_load(&c->bad) && atomic_load(&c->done) == count;
+    rvo__parallel_for(c->w, c->w->count, SEP_CHUNK, fn, c);
+    return !atomic_load(&c->bad) && atomic_load(&c->done) == c->w->count;
 }
 
 rvo_status rvo__separate(rvo_world *w, float dt) {
@@ -497,14 +401,20 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
     }
     atomic_store(&c.bad, false);
     for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
-        for (int32_t k = 0; k < w->threads; ++k) c.worst[k].v = 0.0f;
-        if (!run_loop(&c, w->sep_ngroups, SEP_GROUP_CHUNK, project_range)) return RVO_ERR_INVALID_ARGUMENT;
-        float worst = 0.0f; /* the largest of all pairs: the same on any split */
-        for (int32_t k = 0; k < w->threads; ++k) worst = c.worst[k].v > worst ? c.worst[k].v : worst;
-        if (w->nverts > 0 && !run_loop(&c, w->count, SEP_CHUNK, push_range)) return RVO_ERR_INVALID_ARGUMENT;
+        /* pairs in index order on this thread (Gauss-Seidel) */
+        float worst = 0.0f;
+        for (int32_t i = 0; i < w->count; ++i) {
+            int32_t n;
+            const int32_t *list = partners(w, i, &n);
+            for (int32_t k = 0; k < n; ++k) {
+                const float f = project_pair(w, i, list[k]);
+                if (f > worst) worst = f;
+            }
+        }
+        if (w->nverts > 0 && !agents_for(&c, push_range)) return RVO_ERR_INVALID_ARGUMENT;
         if (worst <= RVO_SEPARATION_TOLERANCE) break;
     }
-    return run_loop(&c, w->count, SEP_CHUNK, feedback_range) ? RVO_OK : RVO_ERR_INVALID_ARGUMENT;
+    return agents_for(&c, feedback_range) ? RVO_OK : RVO_ERR_INVALID_ARGUMENT;
 }
 
 rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {
