@@ -104,7 +104,7 @@ typedef struct sep_ctx {
     float inv_dt;
     int32_t cap;      /* slots of w->sep_cand the workers may claim */
     atomic_int used;  /* slots claimed */
-    atomic_int done;  /* agents run (the feedback and obstacle loops) */
+    atomic_int done;  /* agents run (candidates: agents with their list) */
     atomic_bool bad;  /* a range with a worker index out of bounds */
     cursor cur[64];   /* per worker (threads <= 64) */
 } sep_ctx;
@@ -243,10 +243,15 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
     rvo_world *w = c->w;
     if (!range_ok(c, begin, end, worker)) return; /* its agents stay pending */
     cursor *cur = &c->cur[worker];
+    int32_t pending = 0;
     for (int32_t i = begin; i < end; ++i)
-        if (!collect_agent(c, cur, false, i)) w->sep_start[i] = SEP_PENDING;
+        if (!collect_agent(c, cur, false, i)) {
+            w->sep_start[i] = SEP_PENDING;
+            ++pending;
+        }
     if (c->pairs) /* the positions the strict passes start from */
         memcpy(w->sep_before + begin, w->pos + begin, sizeof *w->pos * (size_t)(end - begin));
+    atomic_fetch_add(&c->done, end - begin - pending);
 }
 
 static bool collect_candidates(rvo_world *w, sep_ctx *c) {
@@ -260,19 +265,18 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     c->cap = w->sep_cand_cap;
     atomic_init(&c->used, 0);
     atomic_init(&c->bad, false);
+    atomic_store(&c->done, 0);
     for (int32_t k = 0; k < w->threads; ++k) c->cur[k].next = c->cur[k].end = 0;
     rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
-    const int32_t used = atomic_load(&c->used);
-    const int32_t tail_at = used < c->cap ? used : c->cap;
-    cursor tail = {tail_at, c->cap, {0}};
-    bool redo_before = atomic_load(&c->bad);
-    for (int32_t i = 0; i < n; ++i)
-        if (w->sep_start[i] == SEP_PENDING) {
-            if (!collect_agent(c, &tail, true, i)) return false;
-            redo_before = true;
-        }
-    if (c->pairs && redo_before) memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
+    if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
+        const int32_t used = atomic_load(&c->used);
+        const int32_t tail_at = used < c->cap ? used : c->cap;
+        cursor tail = {tail_at, c->cap, {0}};
+        for (int32_t i = 0; i < n; ++i)
+            if (w->sep_start[i] == SEP_PENDING && !collect_agent(c, &tail, true, i)) return false;
+        if (c->pairs) memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
+    }
     return true;
 }
 
@@ -364,20 +368,6 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     atomic_fetch_add(&c->done, end - begin);
 }
 
-/* The velocity is the motion the agent really made: the next solve then
- * sees a pushed-back agent as slower, not as still pressing on. */
-static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    sep_ctx *c = p;
-    if (!range_ok(c, begin, end, worker)) return;
-    rvo_world *w = c->w;
-    const float inv_dt = c->inv_dt;
-    for (int32_t i = begin; i < end; ++i) {
-        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
-        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
-    }
-    atomic_fetch_add(&c->done, end - begin);
-}
-
 /* Runs fn over every agent; false when a host broke the contract. */
 static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
     atomic_store(&c->done, 0);
@@ -414,7 +404,15 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
         if (w->nverts > 0 && !agents_for(&c, push_range)) return RVO_ERR_INVALID_ARGUMENT;
         if (worst <= RVO_SEPARATION_TOLERANCE) break;
     }
-    return agents_for(&c, feedback_range) ? RVO_OK : RVO_ERR_INVALID_ARGUMENT;
+    /* The velocity is the motion the agent really made: the next solve then
+     * sees a pushed-back agent as slower, not as still pressing on. (On this
+     * thread: a loop this short costs less than waking a worker.) */
+    const float inv_dt = c.inv_dt;
+    for (int32_t i = 0; i < w->count; ++i) {
+        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
+        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
+    }
+    return RVO_OK;
 }
 
 rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {
