@@ -257,6 +257,7 @@ struct rvo_world {
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
+    uint8_t *sep_active;  /* strict passes, 3 per agent: pairs to look at this pass, the next; moved since pushed out */
     int32_t sep_before_cap;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
