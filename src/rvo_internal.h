@@ -421,6 +421,10 @@ void rvo__stall_update(rvo_world *w, float dt);
  * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
  * not run every agent once. */
 rvo_status rvo__separate(rvo_world *w, float dt);
+/* tests: the strict passes look at every pair and push every agent out in
+ * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
+ * Process-wide; set it only while no world steps. */
+extern bool rvo__separate_reference;
 
 /* obstacles.c */
 void rvo__obstacles_free(rvo_world *w);

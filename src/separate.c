@@ -410,6 +410,8 @@ static inline float project_pair(rvo_world *w, int32_t i, int32_t j, float comb)
     return (comb - dist) / comb;
 }
 
+bool rvo__separate_reference = false;
+
 /* ---- strict passes: only where something can happen ---------------------
  * A pass in index order looks at a pair only if it overlapped when last
  * looked at, or one of its agents moved since: any other pair still does
@@ -517,6 +519,10 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
     uint8_t *now = w->sep_active, *later = w->sep_active + w->count;
     c.moved = w->sep_active + 2 * w->count;
     for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
+        if (rvo__separate_reference) { /* (tests) every pair, every agent */
+            memset(now, 1, (size_t)w->count);
+            memset(c.moved, 1, (size_t)w->count);
+        }
         /* pairs in index order on this thread (Gauss-Seidel) */
         const float worst = strict_pass(w, now, later, c.moved);
         c.later = later;
