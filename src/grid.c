@@ -87,8 +87,8 @@ bool rvo__agent_grid_build(rvo_world *w) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->cell_of};
-    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->cell_of};
+    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->slot_of};
+    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->slot_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
         !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 3, arrays, elems))
         return false;
@@ -99,15 +99,16 @@ bool rvo__agent_grid_build(rvo_world *w) {
         if (w->prm[i].radius > g->max_radius) g->max_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
-        g->cell_of[i] = c;
+        g->slot_of[i] = c; /* its cell, for now */
         g->start[c + 1]++;
     }
     for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
     /* stable placement: within a cell, agents keep the world's order */
     for (int32_t i = 0; i < n; ++i) {
-        const int32_t k = g->start[g->cell_of[i]]++;
+        const int32_t k = g->start[g->slot_of[i]]++;
         g->items[k] = i;
         g->item_pos[k] = w->pos[i];
+        g->slot_of[i] = k;
     }
     for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
@@ -120,7 +121,7 @@ void rvo__agent_grid_free(rvo_world *w) {
     rvo__realloc(w, g->start, sizeof *g->start * (size_t)g->start_cap, 0);
     rvo__realloc(w, g->items, sizeof *g->items * (size_t)g->items_cap, 0);
     rvo__realloc(w, g->item_pos, sizeof *g->item_pos * (size_t)g->items_cap, 0);
-    rvo__realloc(w, g->cell_of, sizeof *g->cell_of * (size_t)g->items_cap, 0);
+    rvo__realloc(w, g->slot_of, sizeof *g->slot_of * (size_t)g->items_cap, 0);
     memset(g, 0, sizeof *g);
 }
 

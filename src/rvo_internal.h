@@ -188,7 +188,7 @@ typedef struct agent_grid {
     int32_t *items;     /* dense agent indices in cell order */
     rvo_vec2 *item_pos; /* their positions, same order */
     int32_t items_cap, start_cap;
-    int32_t *cell_of;   /* scratch: cell of each agent */
+    int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
     float max_radius;   /* largest agent radius at build time */
     bool valid;
 } agent_grid;
