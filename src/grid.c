@@ -44,7 +44,9 @@ static void choose_cells(float minx, float miny, float maxx, float maxy, int32_t
 
 /* ---- agents --------------------------------------------------------------- */
 
-bool rvo__agent_grid_build(rvo_world *w) {
+bool rvo__agent_grid_build(rvo_world *w) { return rvo__agent_grid_build_for(w, false); }
+
+bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     agent_grid *g = &w->grid;
     const int32_t n = w->count;
     float minx = 0, miny = 0, maxx = 0, maxy = 0;
@@ -52,7 +54,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
         minx = maxx = w->pos[0].x;
         miny = maxy = w->pos[0].y;
     }
-    float max_reach = 0.0f;
+    float max_reach = 0.0f, max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         const rvo_vec2 p = w->pos[i];
         if (p.x < minx) minx = p.x;
@@ -60,6 +62,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
         if (p.y < miny) miny = p.y;
         if (p.y > maxy) maxy = p.y;
         if (w->prm[i].neighbor_dist > max_reach) max_reach = w->prm[i].neighbor_dist;
+        if (w->prm[i].radius > max_radius) max_radius = w->prm[i].radius;
     }
     /* Cells of half the neighbour range (measured best on uniform crowds),
      * or of about 1.25 agents each where crowds are sparser than that, but
@@ -67,7 +70,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
      * empty; clearing and summing empty cells costs more than it saves). */
     const double bw = (double)maxx - minx, bh = (double)maxy - miny;
     const double per_agent = (bw * bh) / (n > 0 ? n : 1);
-    double cell = max_reach * 0.5;
+    double cell = overlap ? 3.2 * max_radius : max_reach * 0.5; /* overlap: the widest candidate reach */
     if (cell > 1.25 * sqrt(per_agent) || !(cell > 0)) cell = 1.25 * sqrt(per_agent);
     if (cell < sqrt(per_agent / 4)) cell = sqrt(per_agent / 4);
     const double extent = bw > bh ? bw : bh;

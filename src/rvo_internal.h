@@ -366,6 +366,8 @@ void rvo__slot_free(rvo_world *w, slot_table *t);
 
 /* grid.c */
 bool rvo__agent_grid_build(rvo_world *w);
+/* overlap: cells sized for the overlap pass's candidates (separate.c) */
+bool rvo__agent_grid_build_for(rvo_world *w, bool overlap);
 void rvo__agent_grid_free(rvo_world *w);
 /* k nearest agents of agent i as RVO2 selects them; returns the count. */
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);

@@ -516,7 +516,10 @@ static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
 
 rvo_status rvo__separate(rvo_world *w, float dt) {
     if (w->rvo2_compat || w->count == 0) return RVO_OK;
-    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY; /* grid of the integrated positions */
+    /* grid of the integrated positions; strict lists are sorted, so their
+     * cells can suit their reach (soft lists keep the grid's order) */
+    if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
+    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
     sep_ctx c;
     c.w = w;
     c.pairs = w->strict_overlap;
