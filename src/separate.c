@@ -67,8 +67,7 @@ static void push_from_edge(void *ctx, int32_t e) {
  * For every agent i, the agents j near enough to touch it during the passes
  * (within 1.6 times the radius sum, same floor). Strict: every j > i of a
  * pair where either moves, and every j < i within the widest reach, sorted
- * by j, as [n, nb, j1, s1 .. jn, sn] (nb of them below i; s: the pair's
- * radius sum as project_pair adds it, 0 below i); a pair (i, j) is
+ * by j, as [n, nb, j1 .. jn] (nb of them below i); a pair (i, j) is
  * projected from i's list, j > i. Soft: every j that i moves for, in grid
  * order, as [n, j1 .. jn].
  * Collected in parallel, agents in grid order (neighbours of consecutive
@@ -127,9 +126,8 @@ static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
     return false;
 }
 
-/* Slots of a list's head and of each partner. */
+/* Slots of a list's head. */
 static inline int32_t list_head(const sep_ctx *c) { return c->pairs ? 2 : 1; }
-static inline int32_t list_stride(const sep_ctx *c) { return c->pairs ? 2 : 1; }
 
 /* Room for one more partner after the used slots of the list at *at (after
  * its head): in parallel a new block is claimed and the partners so far
@@ -138,7 +136,7 @@ static inline int32_t list_stride(const sep_ctx *c) { return c->pairs ? 2 : 1; }
  * (serial). */
 static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t used) {
     rvo_world *w = c->w;
-    const int32_t head = list_head(c), m = head + used + list_stride(c);
+    const int32_t head = list_head(c), m = head + used + 1;
     if (serial) {
         if (*at > INT32_MAX - m ||
             !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
@@ -169,23 +167,18 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
     float comb = 0.0f;
     if (!below) {
         const agent_params *me = &w->prm[i], *other = &w->prm[j];
-        comb = me->radius + other->radius;
+        comb = me->radius + other->radius; /* as project_pair adds them */
         const float near = 1.6f * comb;
         if (d >= near * near) return true;
         if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
         if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
     }
-    const int32_t head = list_head(c), stride = list_stride(c), used = *len * stride;
-    if (*at + head + used + stride > cur->end && !make_room(c, cur, serial, at, used)) return false;
-    int32_t *e = w->sep_cand + *at + head + used;
-    e[0] = j;
-    if (c->pairs) {
-        memcpy(&e[1], &comb, sizeof comb);
-        /* overlapping now (project_pair's test, same operands): i's pairs
-         * are looked at in the first pass */
-        if (!below && d < comb * comb) w->sep_active[i] = 1;
-    }
-    ++*len;
+    const int32_t head = list_head(c);
+    if (*at + head + *len + 1 > cur->end && !make_room(c, cur, serial, at, *len)) return false;
+    w->sep_cand[*at + head + (*len)++] = j;
+    /* overlapping now (project_pair's test, same operands): i's pairs are
+     * looked at in the first pass */
+    if (c->pairs && !below && d < comb * comb) w->sep_active[i] = 1;
     return true;
 }
 
@@ -253,24 +246,22 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     int32_t *list = w->sep_cand + at;
     list[0] = len;
     if (c->pairs) {
-        /* rows are visited in grid order: sort partners (with their radius
-         * sums) so the pass order depends on the agent order only */
+        /* rows are visited in grid order: sort partners so the pass order
+         * depends on the agent order only */
         int32_t *e = list + 2, below = 0;
         for (int32_t k = 1; k < len; ++k) {
-            const int32_t v = e[2 * k], r = e[2 * k + 1];
+            const int32_t v = e[k];
             int32_t b = k;
-            while (b > 0 && e[2 * (b - 1)] > v) {
-                e[2 * b] = e[2 * (b - 1)];
-                e[2 * b + 1] = e[2 * (b - 1) + 1];
+            while (b > 0 && e[b - 1] > v) {
+                e[b] = e[b - 1];
                 --b;
             }
-            e[2 * b] = v;
-            e[2 * b + 1] = r;
+            e[b] = v;
         }
-        while (below < len && e[2 * below] < i) ++below;
+        while (below < len && e[below] < i) ++below;
         list[1] = below;
     }
-    cur->next = at + list_head(c) + len * list_stride(c);
+    cur->next = at + list_head(c) + len;
     w->sep_start[slot] = at;
     return true;
 }
@@ -310,9 +301,8 @@ static uint8_t first_pass_overlap(const rvo_world *w, int32_t i) {
     if (at < 0) return 0;
     const int32_t *list = w->sep_cand + at, *e = list + 2;
     for (int32_t k = list[1]; k < list[0]; ++k) {
-        float comb;
-        memcpy(&comb, &e[2 * k + 1], sizeof comb);
-        if (v2_abs_sq(v2_sub(w->pos[i], w->pos[e[2 * k]])) < comb * comb) return 1;
+        const float comb = w->prm[i].radius + w->prm[e[k]].radius;
+        if (v2_abs_sq(v2_sub(w->pos[i], w->pos[e[k]])) < comb * comb) return 1;
     }
     return 0;
 }
@@ -408,7 +398,8 @@ static void separate_soft(rvo_world *w) {
 
 /* Projects pair (i, j) apart by their shares, over-relaxed; returns the
  * overlap it found as a fraction of the radius sum (0 if none). */
-static inline float project_pair(rvo_world *w, int32_t i, int32_t j, float comb) {
+static float project_pair(rvo_world *w, int32_t i, int32_t j) {
+    const float comb = w->prm[i].radius + w->prm[j].radius;
     const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb) return 0.0f;
@@ -436,7 +427,7 @@ static inline void mark_moved(const rvo_world *w, uint8_t *now, uint8_t *later, 
     (x > i ? now : later)[x] = 1;
     const int32_t *list = w->sep_cand + list_of(w, x); /* x is in a pair: its list is not empty */
     for (int32_t k = 0; k < list[1]; ++k) {
-        const int32_t h = list[2 + 2 * k];
+        const int32_t h = list[2 + k];
         (h > i ? now : later)[h] = 1;
     }
 }
@@ -462,10 +453,8 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
         if (at < 0) continue; /* marked as a partner below, with no pair of its own */
         const int32_t *list = w->sep_cand + at, *e = list + 2;
         for (int32_t k = list[1]; k < list[0]; ++k) {
-            float comb;
-            memcpy(&comb, &e[2 * k + 1], sizeof comb);
-            const int32_t j = e[2 * k];
-            const float f = project_pair(w, i, j, comb);
+            const int32_t j = e[k];
+            const float f = project_pair(w, i, j);
             if (f > 0.0f) { /* both may have moved (a share can be 0: looking again is harmless) */
                 worst = f > worst ? f : worst;
                 mark_moved(w, now, later, i, i);
@@ -501,7 +490,7 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             uint8_t *later = c->later;
             const int32_t *list = w->sep_cand + at;
             __atomic_store_n(&later[i], 1, __ATOMIC_RELAXED);
-            for (int32_t k = 0; k < list[1]; ++k) __atomic_store_n(&later[list[2 + 2 * k]], 1, __ATOMIC_RELAXED);
+            for (int32_t k = 0; k < list[1]; ++k) __atomic_store_n(&later[list[2 + k]], 1, __ATOMIC_RELAXED);
         }
     }
     atomic_fetch_add(&c->done, end - begin);
