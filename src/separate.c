@@ -12,8 +12,11 @@
  *     the correction;
  *   soft (strict overlap off): four Gauss-Seidel passes in the world's
  *     agent order, each agent pushed out of everything it overlaps at once.
- * The pairs are visited in index order (each agent's candidates sorted by
- * index) on one thread, so results stay deterministic. */
+ * Threads: the candidates are found in parallel (lists sorted, so their
+ * content does not depend on the split), and so is the obstacle push-out
+ * (each agent alone); the strict pairs are projected in index order on the
+ * calling thread (Gauss-Seidel), skipping pairs that cannot change, so the
+ * result is the same on any thread count. */
 #include "rvo_internal.h"
 
 #include <stdatomic.h>
