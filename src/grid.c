@@ -44,7 +44,9 @@ static void choose_cells(float minx, float miny, float maxx, float maxy, int32_t
 
 /* ---- agents --------------------------------------------------------------- */
 
-bool rvo__agent_grid_build(rvo_world *w) {
+bool rvo__agent_grid_build(rvo_world *w) { return rvo__agent_grid_build_for(w, false); }
+
+bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     agent_grid *g = &w->grid;
     const int32_t n = w->count;
     float minx = 0, miny = 0, maxx = 0, maxy = 0;
@@ -52,7 +54,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
         minx = maxx = w->pos[0].x;
         miny = maxy = w->pos[0].y;
     }
-    float max_reach = 0.0f;
+    float max_reach = 0.0f, max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         const rvo_vec2 p = w->pos[i];
         if (p.x < minx) minx = p.x;
@@ -60,6 +62,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
         if (p.y < miny) miny = p.y;
         if (p.y > maxy) maxy = p.y;
         if (w->prm[i].neighbor_dist > max_reach) max_reach = w->prm[i].neighbor_dist;
+        if (w->prm[i].radius > max_radius) max_radius = w->prm[i].radius;
     }
     /* Cells of half the neighbour range (measured best on uniform crowds),
      * or of about 1.25 agents each where crowds are sparser than that, but
@@ -67,7 +70,7 @@ bool rvo__agent_grid_build(rvo_world *w) {
      * empty; clearing and summing empty cells costs more than it saves). */
     const double bw = (double)maxx - minx, bh = (double)maxy - miny;
     const double per_agent = (bw * bh) / (n > 0 ? n : 1);
-    double cell = max_reach * 0.5;
+    double cell = overlap ? 3.2 * max_radius : max_reach * 0.5; /* overlap: the widest candidate reach */
     if (cell > 1.25 * sqrt(per_agent) || !(cell > 0)) cell = 1.25 * sqrt(per_agent);
     if (cell < sqrt(per_agent / 4)) cell = sqrt(per_agent / 4);
     const double extent = bw > bh ? bw : bh;
@@ -87,8 +90,8 @@ bool rvo__agent_grid_build(rvo_world *w) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->cell_of};
-    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->cell_of};
+    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->slot_of};
+    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->slot_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
         !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 3, arrays, elems))
         return false;
@@ -99,15 +102,16 @@ bool rvo__agent_grid_build(rvo_world *w) {
         if (w->prm[i].radius > g->max_radius) g->max_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
-        g->cell_of[i] = c;
+        g->slot_of[i] = c; /* its cell, for now */
         g->start[c + 1]++;
     }
     for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
     /* stable placement: within a cell, agents keep the world's order */
     for (int32_t i = 0; i < n; ++i) {
-        const int32_t k = g->start[g->cell_of[i]]++;
+        const int32_t k = g->start[g->slot_of[i]]++;
         g->items[k] = i;
         g->item_pos[k] = w->pos[i];
+        g->slot_of[i] = k;
     }
     for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
@@ -120,7 +124,7 @@ void rvo__agent_grid_free(rvo_world *w) {
     rvo__realloc(w, g->start, sizeof *g->start * (size_t)g->start_cap, 0);
     rvo__realloc(w, g->items, sizeof *g->items * (size_t)g->items_cap, 0);
     rvo__realloc(w, g->item_pos, sizeof *g->item_pos * (size_t)g->items_cap, 0);
-    rvo__realloc(w, g->cell_of, sizeof *g->cell_of * (size_t)g->items_cap, 0);
+    rvo__realloc(w, g->slot_of, sizeof *g->slot_of * (size_t)g->items_cap, 0);
     memset(g, 0, sizeof *g);
 }
 

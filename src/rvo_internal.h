@@ -194,7 +194,7 @@ typedef struct agent_grid {
     int32_t *items;     /* dense agent indices in cell order */
     rvo_vec2 *item_pos; /* their positions, same order */
     int32_t items_cap, start_cap;
-    int32_t *cell_of;   /* scratch: cell of each agent */
+    int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
     float max_radius;   /* largest agent radius at build time */
     bool valid;
 } agent_grid;
@@ -275,6 +275,7 @@ struct rvo_world {
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
+    uint8_t *sep_active;  /* strict passes, 3 per agent: pairs to look at this pass, the next; moved since pushed out */
     int32_t sep_before_cap;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
@@ -393,6 +394,8 @@ void rvo__slot_free(rvo_world *w, slot_table *t);
 
 /* grid.c */
 bool rvo__agent_grid_build(rvo_world *w);
+/* overlap: cells sized for the overlap pass's candidates (separate.c) */
+bool rvo__agent_grid_build_for(rvo_world *w, bool overlap);
 void rvo__agent_grid_free(rvo_world *w);
 /* k nearest agents of agent i as RVO2 selects them; returns the count. */
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);
@@ -448,6 +451,10 @@ void rvo__stall_update(rvo_world *w, float dt);
  * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
  * not run every agent once. */
 rvo_status rvo__separate(rvo_world *w, float dt);
+/* tests: the strict passes look at every pair and push every agent out in
+ * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
+ * Process-wide; set it only while no world steps. */
+extern bool rvo__separate_reference;
 
 /* obstacles.c */
 void rvo__obstacles_free(rvo_world *w);

@@ -12,8 +12,11 @@
  *     the correction;
  *   soft (strict overlap off): four Gauss-Seidel passes in the world's
  *     agent order, each agent pushed out of everything it overlaps at once.
- * The pairs are visited in index order (each agent's candidates sorted by
- * index) on one thread, so results stay deterministic. */
+ * Threads: the candidates are found in parallel (lists sorted, so their
+ * content does not depend on the split), and so is the obstacle push-out
+ * (each agent alone); the strict pairs are projected in index order on the
+ * calling thread (Gauss-Seidel), skipping pairs that cannot change, so the
+ * result is the same on any thread count. */
 #include "rvo_internal.h"
 
 #include <stdatomic.h>
@@ -38,6 +41,7 @@ typedef struct push_ctx {
     rvo_vec2 p;
     float radius;
     float z, height;
+    bool moved;
 } push_ctx;
 
 /* Moves p out of an obstacle edge it overlaps from the outside. */
@@ -59,18 +63,24 @@ static void push_from_edge(void *ctx, int32_t e) {
     const float dist = sqrtf(dist_sq);
     const rvo_vec2 n = dist > 1e-12f ? v2_scale(1.0f / dist, d) : v2(ab.y / sqrtf(v2_abs_sq(ab)), -ab.x / sqrtf(v2_abs_sq(ab)));
     c->p = v2_add(q, v2_scale(c->radius, n));
+    c->moved = true;
 }
 
 /* ---- candidates --------------------------------------------------------
  * For every agent i, the agents j near enough to touch it during the passes
- * (within 1.6 times the radius sum, same floor). pairs: each pair once
- * (j > i) where either moves, sorted by j; otherwise every j that i moves
- * for, in grid order (the soft passes). Collected in parallel: a worker
- * claims blocks of w->sep_cand and writes each agent's list there as
- * [n, j1 .. jn], sep_start[i] pointing at n (SEP_EMPTY: no partners). Where
- * a list lands depends on the split, its content does not. An agent whose
- * list found no room (or that a host never ran) stays SEP_PENDING and is
- * collected afterwards on the calling thread, which grows the buffer. */
+ * (within 1.6 times the radius sum, same floor). Strict: every j > i of a
+ * pair where either moves, and every j < i within the widest reach, sorted
+ * by j, as [n, nb, j1 .. jn] (nb of them below i); a pair (i, j) is
+ * projected from i's list, j > i. Soft: every j that i moves for, in grid
+ * order, as [n, j1 .. jn].
+ * Collected in parallel, agents in grid order (neighbours of consecutive
+ * agents are mostly the same: fewer cache misses): a worker claims blocks
+ * of w->sep_cand and writes each agent's list there, sep_start[t] pointing
+ * at n for the agent in grid slot t (list_of; SEP_EMPTY: no partners).
+ * Where a list lands depends on the split, its content does not. An agent
+ * whose list found no room (or that a host never ran) stays SEP_PENDING
+ * and is collected afterwards on the calling thread, which grows the
+ * buffer. */
 #define SEP_PENDING (-1) /* memset 0xff */
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64  /* agents per work item */
@@ -104,8 +114,10 @@ typedef struct sep_ctx {
     float inv_dt;
     int32_t cap;      /* slots of w->sep_cand the workers may claim */
     atomic_int used;  /* slots claimed */
-    atomic_int done;  /* agents run (the feedback and obstacle loops) */
+    atomic_int done;  /* agents run (candidates: agents with their list) */
     atomic_bool bad;  /* a range with a worker index out of bounds */
+    uint8_t *later;   /* the strict passes' marks for the next pass */
+    uint8_t *moved;   /* agents to push out of obstacles */
     cursor cur[64];   /* per worker (threads <= 64) */
 } sep_ctx;
 
@@ -117,24 +129,29 @@ static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
     return false;
 }
 
-/* Room after the m slots of the list at *at: in parallel a new block is
- * claimed and the list moved there; on the calling thread (serial) the list
- * is the buffer's tail and the buffer grows. False when there is no room
- * (parallel) or no memory (serial). */
-static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t m) {
+/* Slots of a list's head. */
+static inline int32_t list_head(const sep_ctx *c) { return c->pairs ? 2 : 1; }
+
+/* Room for one more partner after the used slots of the list at *at (after
+ * its head): in parallel a new block is claimed and the partners so far
+ * moved there; on the calling thread (serial) the list is the buffer's tail
+ * and the buffer grows. False when there is no room (parallel) or no memory
+ * (serial). */
+static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t used) {
     rvo_world *w = c->w;
+    const int32_t head = list_head(c), m = head + used + 1;
     if (serial) {
-        if (*at > INT32_MAX - m - 1 ||
-            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m + 1, sizeof *w->sep_cand))
+        if (*at > INT32_MAX - m ||
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
             return false;
         cur->end = w->sep_cand_cap;
         return true;
     }
-    const int32_t need = m + 1 > SEP_BLOCK ? 2 * (m + 1) : SEP_BLOCK;
+    const int32_t need = m > SEP_BLOCK ? 2 * m : SEP_BLOCK;
     if (c->cap - atomic_load_explicit(&c->used, memory_order_relaxed) < need) return false;
     const int32_t b = atomic_fetch_add_explicit(&c->used, need, memory_order_relaxed);
     if (b > c->cap - need) return false;
-    memcpy(w->sep_cand + b, w->sep_cand + *at, sizeof *w->sep_cand * (size_t)m);
+    memcpy(w->sep_cand + b + head, w->sep_cand + *at + head, sizeof *w->sep_cand * (size_t)used);
     *at = b;
     cur->end = b + need;
     return true;
@@ -146,14 +163,25 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
                          int32_t *len) {
     rvo_world *w = c->w;
     const int32_t j = w->grid.items[t];
-    if (c->pairs ? j <= i : j == i) return true;
-    const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    const float near = 1.6f * (me->radius + other->radius);
-    if (d >= near * near) return true;
-    if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
-    if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
-    if (*at + *len + 1 >= cur->end && !make_room(c, cur, serial, at, *len + 1)) return false;
-    w->sep_cand[*at + 1 + (*len)++] = j;
+    if (j == i) return true;
+    /* a partner below i only tells whose pairs i's moves concern: any j
+     * within the widest reach will do (a superset of the pairs (j, i)) */
+    const bool below = c->pairs && j < i;
+    float comb = 0.0f;
+    if (!below) {
+        const agent_params *me = &w->prm[i], *other = &w->prm[j];
+        comb = me->radius + other->radius; /* as project_pair adds them */
+        const float near = 1.6f * comb;
+        if (d >= near * near) return true;
+        if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
+        if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
+    }
+    const int32_t head = list_head(c);
+    if (*at + head + *len + 1 > cur->end && !make_room(c, cur, serial, at, *len)) return false;
+    w->sep_cand[*at + head + (*len)++] = j;
+    /* overlapping now (project_pair's test, same operands): i's pairs are
+     * looked at in the first pass */
+    if (c->pairs && !below && d < comb * comb) w->sep_active[i] = 1;
     return true;
 }
 
@@ -162,12 +190,12 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
  * span of the grid's items), four squared distances at a time with SSE2
  * against the widest reach, by the same float operations as the scalar
  * test (so the same partners). */
-static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i) {
+static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
     rvo_world *w = c->w;
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
     if (!c->pairs && me->locked) {
-        w->sep_start[i] = SEP_EMPTY;
+        w->sep_start[slot] = SEP_EMPTY;
         return true;
     }
     const rvo_vec2 p = w->pos[i];
@@ -178,7 +206,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i) {
     const int32_t cy0 = cell_clamp((p.y - reach - g->oy) * g->inv_cell, g->ny);
     const int32_t cy1 = cell_clamp((p.y + reach - g->oy) * g->inv_cell, g->ny);
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
-    int32_t at = cur->next, len = 0;  /* the list is sep_cand[at .. at + len], count first */
+    int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
 #if defined(__SSE2__)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
 #endif
@@ -212,24 +240,29 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i) {
 #endif
     }
     if (len == 0) {
-        w->sep_start[i] = SEP_EMPTY;
+        w->sep_start[slot] = SEP_EMPTY;
         return true;
     }
-    int32_t *list = w->sep_cand + at + 1;
-    /* rows are visited in grid order: sort partners so the pass order
-     * depends on the agent order only */
-    for (int32_t k = 1; c->pairs && k < len; ++k) {
-        const int32_t v = list[k];
-        int32_t b = k;
-        while (b > 0 && list[b - 1] > v) {
-            list[b] = list[b - 1];
-            --b;
+    int32_t *list = w->sep_cand + at;
+    list[0] = len;
+    if (c->pairs) {
+        /* rows are visited in grid order: sort partners so the pass order
+         * depends on the agent order only */
+        int32_t *e = list + 2, below = 0;
+        for (int32_t k = 1; k < len; ++k) {
+            const int32_t v = e[k];
+            int32_t b = k;
+            while (b > 0 && e[b - 1] > v) {
+                e[b] = e[b - 1];
+                --b;
+            }
+            e[b] = v;
         }
-        list[b] = v;
+        while (below < len && e[below] < i) ++below;
+        list[1] = below;
     }
-    list[-1] = len;
-    cur->next = at + 1 + len;
-    w->sep_start[i] = at;
+    cur->next = at + list_head(c) + len;
+    w->sep_start[slot] = at;
     return true;
 }
 
@@ -238,10 +271,40 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
     rvo_world *w = c->w;
     if (!range_ok(c, begin, end, worker)) return; /* its agents stay pending */
     cursor *cur = &c->cur[worker];
-    for (int32_t i = begin; i < end; ++i)
-        if (!collect_agent(c, cur, false, i)) w->sep_start[i] = SEP_PENDING;
-    if (c->pairs) /* the positions the strict passes start from */
-        memcpy(w->sep_before + begin, w->pos + begin, sizeof *w->pos * (size_t)(end - begin));
+    int32_t pending = 0;
+    const int32_t *order = w->grid.items;
+    for (int32_t t = begin; t < end; ++t) {
+#if defined(__GNUC__)
+        if (t + 8 < end) { /* the agent's own data is in world order: fetch it ahead */
+            __builtin_prefetch(&w->pos[order[t + 8]]);
+            __builtin_prefetch(&w->prm[order[t + 8]]);
+        }
+#endif
+        if (!collect_agent(c, cur, false, order[t], t)) {
+            w->sep_start[t] = SEP_PENDING;
+            ++pending;
+        }
+    }
+    if (c->pairs) { /* the same range of indices (any split covers them once): */
+        memcpy(w->sep_before + begin, w->pos + begin, sizeof *w->pos * (size_t)(end - begin)); /* start */
+        memset(w->sep_active + 2 * w->count + begin, 1, (size_t)(end - begin)); /* not pushed out yet */
+    }
+    atomic_fetch_add(&c->done, end - begin - pending);
+}
+
+/* Where agent i's list is in w->sep_cand (negative: none). */
+static inline int32_t list_of(const rvo_world *w, int32_t i) { return w->sep_start[w->grid.slot_of[i]]; }
+
+/* Does a pair of agent i's (strict list, j > i) overlap now? */
+static uint8_t first_pass_overlap(const rvo_world *w, int32_t i) {
+    const int32_t at = list_of(w, i);
+    if (at < 0) return 0;
+    const int32_t *list = w->sep_cand + at, *e = list + 2;
+    for (int32_t k = list[1]; k < list[0]; ++k) {
+        const float comb = w->prm[i].radius + w->prm[e[k]].radius;
+        if (v2_abs_sq(v2_sub(w->pos[i], w->pos[e[k]])) < comb * comb) return 1;
+    }
+    return 0;
 }
 
 static bool collect_candidates(rvo_world *w, sep_ctx *c) {
@@ -249,25 +312,34 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     int32_t cap = w->sep_start_cap;
     if (!rvo__grow(w, (void **)&w->sep_start, &cap, n + 1, sizeof *w->sep_start)) return false;
     w->sep_start_cap = cap;
-    if (c->pairs && !rvo__grow(w, (void **)&w->sep_before, &w->sep_before_cap, n, sizeof *w->sep_before))
-        return false;
+    if (c->pairs) {
+        void **const arrays[] = {(void **)&w->sep_before, (void **)&w->sep_active};
+        const size_t elems[] = {sizeof *w->sep_before, 3 * sizeof *w->sep_active};
+        if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 2, arrays, elems)) return false;
+    }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
+    if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n); /* no pair to look at yet, this pass or the next */
     c->cap = w->sep_cand_cap;
     atomic_init(&c->used, 0);
     atomic_init(&c->bad, false);
+    atomic_store(&c->done, 0);
     for (int32_t k = 0; k < w->threads; ++k) c->cur[k].next = c->cur[k].end = 0;
     rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
-    const int32_t used = atomic_load(&c->used);
-    const int32_t tail_at = used < c->cap ? used : c->cap;
-    cursor tail = {tail_at, c->cap, {0}};
-    bool redo_before = atomic_load(&c->bad);
-    for (int32_t i = 0; i < n; ++i)
-        if (w->sep_start[i] == SEP_PENDING) {
-            if (!collect_agent(c, &tail, true, i)) return false;
-            redo_before = true;
+    if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
+        const int32_t used = atomic_load(&c->used);
+        const int32_t tail_at = used < c->cap ? used : c->cap;
+        cursor tail = {tail_at, c->cap, {0}};
+        if (c->pairs) {
+            memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
+            memset(w->sep_active, 0, 2 * (size_t)n); /* (a skipped range set none) */
+            memset(w->sep_active + 2 * (size_t)n, 1, (size_t)n);
         }
-    if (c->pairs && redo_before) memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
+        for (int32_t t = 0; t < n; ++t)
+            if (w->sep_start[t] == SEP_PENDING && !collect_agent(c, &tail, true, w->grid.items[t], t)) return false;
+        if (c->pairs) /* the lists that did fit marked their agents before the memset */
+            for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
+    }
     return true;
 }
 
@@ -286,9 +358,9 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     *delta = v2_add(*delta, v2_scale(share * (comb - dist), n));
 }
 
-/* The partners of agent i: list[0 .. n). */
+/* The partners of agent i (soft lists): list[0 .. n). */
 static inline const int32_t *partners(const rvo_world *w, int32_t i, int32_t *n) {
-    const int32_t at = w->sep_start[i];
+    const int32_t at = list_of(w, i);
     if (at < 0) {
         *n = 0;
         return NULL;
@@ -312,7 +384,7 @@ static void separate_soft(rvo_world *w) {
             rvo_vec2 np = v2_add(p, delta);
             /* Obstacles win: back out of edge clearance. */
             if (w->nverts > 0) {
-                push_ctx c = {w, np, me->radius, me->z, me->height};
+                push_ctx c = {w, np, me->radius, me->z, me->height, false};
                 const float r = me->radius;
                 rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);
                 np = c.p;
@@ -327,8 +399,7 @@ static void separate_soft(rvo_world *w) {
 /* Projects pair (i, j) apart by their shares, over-relaxed; returns the
  * overlap it found as a fraction of the radius sum (0 if none). */
 static float project_pair(rvo_world *w, int32_t i, int32_t j) {
-    const agent_params *a = &w->prm[i], *b = &w->prm[j];
-    const float comb = a->radius + b->radius;
+    const float comb = w->prm[i].radius + w->prm[j].radius;
     const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb) return 0.0f;
@@ -341,34 +412,86 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     return (comb - dist) / comb;
 }
 
+bool rvo__separate_reference = false;
+
+/* ---- strict passes: only where something can happen ---------------------
+ * A pass in index order looks at a pair only if it overlapped when last
+ * looked at, or one of its agents moved since: any other pair still does
+ * not overlap, and project_pair would leave it (and the pass's worst
+ * overlap) alone, so skipping it changes nothing, bit for bit. The pairs
+ * are tracked per agent: now[i] / later[i] = look at i's pairs (j > i) in
+ * this pass / the next. When agent x moves while the pass is at agent i,
+ * the pairs of x and of its partners below it (whose lists hold x) come
+ * after i in pass order or not: those this pass, the rest the next. */
+static inline void mark_moved(const rvo_world *w, uint8_t *now, uint8_t *later, int32_t x, int32_t i) {
+    (x > i ? now : later)[x] = 1;
+    const int32_t *list = w->sep_cand + list_of(w, x); /* x is in a pair: its list is not empty */
+    for (int32_t k = 0; k < list[1]; ++k) {
+        const int32_t h = list[2 + k];
+        (h > i ? now : later)[h] = 1;
+    }
+}
+
+/* One strict pass: the pairs of the agents marked in now, in index order;
+ * clears now, marks later and the agents it moves; returns the worst
+ * overlap (fraction of the radius sum) it found. */
+static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *moved) {
+    float worst = 0.0f;
+    const int32_t n = w->count;
+    for (int32_t i = 0; i < n; ++i) {
+        if ((i & 7) == 0 && n - i >= 8) { /* skip eight unmarked agents at once */
+            uint64_t eight;
+            memcpy(&eight, now + i, sizeof eight);
+            if (eight == 0) {
+                i += 7;
+                continue;
+            }
+        }
+        if (!now[i]) continue;
+        now[i] = 0;
+        const int32_t at = list_of(w, i);
+        if (at < 0) continue; /* marked as a partner below, with no pair of its own */
+        const int32_t *list = w->sep_cand + at, *e = list + 2;
+        for (int32_t k = list[1]; k < list[0]; ++k) {
+            const int32_t j = e[k];
+            const float f = project_pair(w, i, j);
+            if (f > 0.0f) { /* both may have moved (a share can be 0: looking again is harmless) */
+                worst = f > worst ? f : worst;
+                mark_moved(w, now, later, i, i);
+                mark_moved(w, now, later, j, i);
+                moved[i] = moved[j] = 1;
+            }
+        }
+    }
+    return worst;
+}
+
 /* Obstacles win: every agent backs out of edge clearance (each reads and
- * writes only its own position). */
+ * writes only its own position); an agent pushed marks its pairs for the
+ * next pass (bytes that several workers may set: atomic stores). Strict:
+ * only agents moved since a push-out that found nothing (moved[i]: the
+ * same position gives the same nothing). */
 static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     sep_ctx *c = p;
     if (!range_ok(c, begin, end, worker)) return;
     rvo_world *w = c->w;
     scratch *s = &w->scratch[worker];
+    uint8_t *moved = c->moved;
     for (int32_t i = begin; i < end; ++i) {
         const agent_params *me = &w->prm[i];
-        if (me->locked) continue;
-        push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height};
+        if (me->locked || !moved[i]) continue;
+        push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height, false};
         const float r = me->radius;
         rvo__edge_grid_visit(w, s, pc.p.x - r, pc.p.y - r, pc.p.x + r, pc.p.y + r, push_from_edge, &pc);
         w->pos[i] = pc.p;
-    }
-    atomic_fetch_add(&c->done, end - begin);
-}
-
-/* The velocity is the motion the agent really made: the next solve then
- * sees a pushed-back agent as slower, not as still pressing on. */
-static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    sep_ctx *c = p;
-    if (!range_ok(c, begin, end, worker)) return;
-    rvo_world *w = c->w;
-    const float inv_dt = c->inv_dt;
-    for (int32_t i = begin; i < end; ++i) {
-        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
-        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
+        moved[i] = pc.moved; /* pushed: its next push-out may push again */
+        const int32_t at = list_of(w, i);
+        if (pc.moved && at >= 0) {
+            uint8_t *later = c->later;
+            const int32_t *list = w->sep_cand + at;
+            __atomic_store_n(&later[i], 1, __ATOMIC_RELAXED);
+            for (int32_t k = 0; k < list[1]; ++k) __atomic_store_n(&later[list[2 + k]], 1, __ATOMIC_RELAXED);
+        }
     }
     atomic_fetch_add(&c->done, end - begin);
 }
@@ -382,7 +505,10 @@ static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
 
 rvo_status rvo__separate(rvo_world *w, float dt) {
     if (w->rvo2_compat || w->count == 0) return RVO_OK;
-    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY; /* grid of the integrated positions */
+    /* grid of the integrated positions; strict lists are sorted, so their
+     * cells can suit their reach (soft lists keep the grid's order) */
+    if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
+    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
     sep_ctx c;
     c.w = w;
     c.pairs = w->strict_overlap;
@@ -395,21 +521,31 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
         return RVO_OK;
     }
     atomic_store(&c.bad, false);
+    uint8_t *now = w->sep_active, *later = w->sep_active + w->count;
+    c.moved = w->sep_active + 2 * w->count;
     for (int32_t pass = 0; pass < RVO_SEPARATION_MAX_PASSES; ++pass) {
-        /* pairs in index order on this thread (Gauss-Seidel) */
-        float worst = 0.0f;
-        for (int32_t i = 0; i < w->count; ++i) {
-            int32_t n;
-            const int32_t *list = partners(w, i, &n);
-            for (int32_t k = 0; k < n; ++k) {
-                const float f = project_pair(w, i, list[k]);
-                if (f > worst) worst = f;
-            }
+        if (rvo__separate_reference) { /* (tests) every pair, every agent */
+            memset(now, 1, (size_t)w->count);
+            memset(c.moved, 1, (size_t)w->count);
         }
+        /* pairs in index order on this thread (Gauss-Seidel) */
+        const float worst = strict_pass(w, now, later, c.moved);
+        c.later = later;
         if (w->nverts > 0 && !agents_for(&c, push_range)) return RVO_ERR_INVALID_ARGUMENT;
         if (worst <= RVO_SEPARATION_TOLERANCE) break;
+        uint8_t *t = now; /* now is all clear: it becomes the next pass's later */
+        now = later;
+        later = t;
     }
-    return agents_for(&c, feedback_range) ? RVO_OK : RVO_ERR_INVALID_ARGUMENT;
+    /* The velocity is the motion the agent really made: the next solve then
+     * sees a pushed-back agent as slower, not as still pressing on. (On this
+     * thread: a loop this short costs less than waking a worker.) */
+    const float inv_dt = c.inv_dt;
+    for (int32_t i = 0; i < w->count; ++i) {
+        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
+        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
+    }
+    return RVO_OK;
 }
 
 rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {
