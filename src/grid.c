@@ -90,10 +90,10 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->slot_of};
-    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->slot_of};
+    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->item_vel, (void **)&g->slot_of};
+    const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->item_vel, sizeof *g->slot_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
-        !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 3, arrays, elems))
+        !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 4, arrays, elems))
         return false;
     for (int32_t k = n; k < n + GRID_PAD; ++k) g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
@@ -124,6 +124,7 @@ void rvo__agent_grid_free(rvo_world *w) {
     rvo__realloc(w, g->start, sizeof *g->start * (size_t)g->start_cap, 0);
     rvo__realloc(w, g->items, sizeof *g->items * (size_t)g->items_cap, 0);
     rvo__realloc(w, g->item_pos, sizeof *g->item_pos * (size_t)g->items_cap, 0);
+    rvo__realloc(w, g->item_vel, sizeof *g->item_vel * (size_t)g->items_cap, 0);
     rvo__realloc(w, g->slot_of, sizeof *g->slot_of * (size_t)g->items_cap, 0);
     memset(g, 0, sizeof *g);
 }

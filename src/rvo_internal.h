@@ -193,6 +193,7 @@ typedef struct agent_grid {
     int32_t *start;     /* nx*ny + 1 */
     int32_t *items;     /* dense agent indices in cell order */
     rvo_vec2 *item_pos; /* their positions, same order */
+    rvo_vec2 *item_vel; /* the solve's new velocities, same order (see solve_range) */
     int32_t items_cap, start_cap;
     int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
     float max_radius;   /* largest agent radius at build time */
@@ -275,7 +276,7 @@ struct rvo_world {
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
-    uint8_t *sep_active;  /* strict passes, 3 per agent: pairs to look at this pass, the next; moved since pushed out */
+    uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since pushed out; overlap hits by grid slot */
     int32_t sep_before_cap;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */

@@ -84,7 +84,6 @@ static void push_from_edge(void *ctx, int32_t e) {
 #define SEP_PENDING (-1) /* memset 0xff */
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64  /* agents per work item */
-#define SEP_BLOCK 256 /* slots a worker claims at a time */
 
 /* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
  * non-zero only between agents of weight above 0, where rvo__share is too
@@ -101,24 +100,27 @@ static inline int32_t cell_clamp(float v, int32_t n) {
     return v >= (float)(n - 1) ? n - 1 : v > 0.0f ? (int32_t)v : 0;
 }
 
-/* A worker's free slots of w->sep_cand, [next, end); padded so that two
- * workers' cursors do not share a cache line. */
+/* A worker's free slots of w->sep_cand, [next, end): its own region of
+ * the buffer, so that no two workers write the same cache lines. On a
+ * line of its own. */
 typedef struct cursor {
-    int32_t next, end;
-    char pad[56];
+    _Alignas(64) int32_t next, end;
+    bool full; /* a list did not fit */
 } cursor;
 
 typedef struct sep_ctx {
     rvo_world *w;
     bool pairs;
     float inv_dt;
-    int32_t cap;      /* slots of w->sep_cand the workers may claim */
-    atomic_int used;  /* slots claimed */
-    atomic_int done;  /* agents run (candidates: agents with their list) */
-    atomic_bool bad;  /* a range with a worker index out of bounds */
-    uint8_t *later;   /* the strict passes' marks for the next pass */
-    uint8_t *moved;   /* agents to push out of obstacles */
-    cursor cur[64];   /* per worker (threads <= 64) */
+    uint8_t *later; /* the strict passes' marks for the next pass */
+    uint8_t *moved; /* agents to push out of obstacles */
+    uint8_t *hit;   /* by grid slot: the agent's list has a pair that overlaps now (workers writing
+                       sep_active[i] in grid order would share its cache lines) */
+    /* the counters the workers write, on a line of their own (next to the
+     * fields every offer reads, each write would take that line away) */
+    _Alignas(64) atomic_int done; /* agents run (candidates: agents with their list) */
+    atomic_bool bad;              /* a range with a worker index out of bounds */
+    cursor cur[64];               /* per worker (threads <= 64) */
 } sep_ctx;
 
 /* Checks a range from the pool or a host: false (and c->bad) when it is
@@ -133,34 +135,28 @@ static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
 static inline int32_t list_head(const sep_ctx *c) { return c->pairs ? 2 : 1; }
 
 /* Room for one more partner after the used slots of the list at *at (after
- * its head): in parallel a new block is claimed and the partners so far
- * moved there; on the calling thread (serial) the list is the buffer's tail
- * and the buffer grows. False when there is no room (parallel) or no memory
- * (serial). */
+ * its head), on the calling thread (serial): the list is the buffer's tail
+ * and the buffer grows. In parallel a list that reaches the end of its
+ * worker's region waits for the calling thread. False when there is no
+ * room (parallel) or no memory. */
 static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t used) {
     rvo_world *w = c->w;
-    const int32_t head = list_head(c), m = head + used + 1;
-    if (serial) {
-        if (*at > INT32_MAX - m ||
-            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
-            return false;
-        cur->end = w->sep_cand_cap;
-        return true;
+    const int32_t m = list_head(c) + used + 1;
+    if (!serial) {
+        cur->full = true;
+        return false;
     }
-    const int32_t need = m > SEP_BLOCK ? 2 * m : SEP_BLOCK;
-    if (c->cap - atomic_load_explicit(&c->used, memory_order_relaxed) < need) return false;
-    const int32_t b = atomic_fetch_add_explicit(&c->used, need, memory_order_relaxed);
-    if (b > c->cap - need) return false;
-    memcpy(w->sep_cand + b + head, w->sep_cand + *at + head, sizeof *w->sep_cand * (size_t)used);
-    *at = b;
-    cur->end = b + need;
+    if (*at > INT32_MAX - m ||
+        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
+        return false;
+    cur->end = w->sep_cand_cap;
     return true;
 }
 
 /* Offers item t of the grid (squared distance d from agent i) to i's list
  * at *at; false when there is no room for it. */
 static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t, float d, int32_t *at,
-                         int32_t *len) {
+                         int32_t *len, uint8_t *hit) {
     rvo_world *w = c->w;
     const int32_t j = w->grid.items[t];
     if (j == i) return true;
@@ -177,11 +173,11 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
         if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
     }
     const int32_t head = list_head(c);
-    if (*at + head + *len + 1 > cur->end && !make_room(c, cur, serial, at, *len)) return false;
+    if (head + *len + 1 > cur->end - *at && !make_room(c, cur, serial, at, *len)) return false;
     w->sep_cand[*at + head + (*len)++] = j;
     /* overlapping now (project_pair's test, same operands): i's pairs are
      * looked at in the first pass */
-    if (c->pairs && !below && d < comb * comb) w->sep_active[i] = 1;
+    if (c->pairs && !below && d < comb * comb) *hit = 1;
     return true;
 }
 
@@ -207,6 +203,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     const int32_t cy1 = cell_clamp((p.y + reach - g->oy) * g->inv_cell, g->ny);
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
+    uint8_t hit = 0;                  /* a pair of i's overlaps now */
 #if defined(__SSE2__)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
 #endif
@@ -223,7 +220,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             do {
                 const int l = __builtin_ctz(bits);
                 bits &= bits - 1u;
-                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len)) {
+                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len, &hit)) {
                     cur->next = cur->end; /* full: later agents claim afresh */
                     return false;
                 }
@@ -232,7 +229,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
 #else
         for (int32_t t = t0; t < t1; ++t) {
             const float d = v2_abs_sq(v2_sub(p, ip[t]));
-            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len)) {
+            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len, &hit)) {
                 cur->next = cur->end;
                 return false;
             }
@@ -263,6 +260,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     }
     cur->next = at + list_head(c) + len;
     w->sep_start[slot] = at;
+    if (hit) c->hit[slot] = 1;
     return true;
 }
 
@@ -314,22 +312,33 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     w->sep_start_cap = cap;
     if (c->pairs) {
         void **const arrays[] = {(void **)&w->sep_before, (void **)&w->sep_active};
-        const size_t elems[] = {sizeof *w->sep_before, 3 * sizeof *w->sep_active};
+        const size_t elems[] = {sizeof *w->sep_before, 4 * sizeof *w->sep_active};
         if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 2, arrays, elems)) return false;
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
-    if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n); /* no pair to look at yet, this pass or the next */
-    c->cap = w->sep_cand_cap;
-    atomic_init(&c->used, 0);
+    c->hit = w->sep_active + 3 * (size_t)n;
+    /* no pair to look at yet, this pass or the next */
+    if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n), memset(c->hit, 0, (size_t)n);
+    const int32_t cand_cap = w->sep_cand_cap;
     atomic_init(&c->bad, false);
     atomic_store(&c->done, 0);
-    for (int32_t k = 0; k < w->threads; ++k) c->cur[k].next = c->cur[k].end = 0;
+    for (int32_t k = 0; k < w->threads; ++k) { /* the regions */
+        c->cur[k].next = (int32_t)((int64_t)cand_cap * k / w->threads);
+        c->cur[k].end = (int32_t)((int64_t)cand_cap * (k + 1) / w->threads);
+        c->cur[k].full = false;
+    }
     rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
-        const int32_t used = atomic_load(&c->used);
-        const int32_t tail_at = used < c->cap ? used : c->cap;
-        cursor tail = {tail_at, c->cap, {0}};
+        /* a region was too small: the next step's are twice as large (at
+         * most until each holds all lists, as a region that does stays
+         * large enough while the crowd stays the same) */
+        bool full = false;
+        for (int32_t k = 0; k < w->threads; ++k) full |= c->cur[k].full;
+        if (full && cand_cap < INT32_MAX / 2 &&
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * cand_cap, sizeof *w->sep_cand))
+            return false;
+        cursor tail = {c->cur[w->threads - 1].next, w->sep_cand_cap, false}; /* after the last region's lists */
         if (c->pairs) {
             memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
             memset(w->sep_active, 0, 2 * (size_t)n); /* (a skipped range set none) */
@@ -337,8 +346,10 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         }
         for (int32_t t = 0; t < n; ++t)
             if (w->sep_start[t] == SEP_PENDING && !collect_agent(c, &tail, true, w->grid.items[t], t)) return false;
-        if (c->pairs) /* the lists that did fit marked their agents before the memset */
+        if (c->pairs)
             for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
+    } else if (c->pairs) {
+        for (int32_t t = 0; t < n; ++t) w->sep_active[w->grid.items[t]] = c->hit[t];
     }
     return true;
 }
@@ -509,6 +520,7 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
     if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
+
     sep_ctx c;
     c.w = w;
     c.pairs = w->strict_overlap;

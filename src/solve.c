@@ -5,24 +5,50 @@
 #include "rvo_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CHUNK 64 /* agents per work item */
 
-/* The built-in pool: workers wait for a job, then take chunks of it. */
+/* The built-in pool: workers wait for a job, then take chunks of it.
+ * Between the jobs of one step (the serial parts take tens of
+ * microseconds) waiting threads spin for a while before they sleep: waking
+ * a sleeping thread costs about as much as that, twice per job. */
+/* A thread's share of a job: the same range of items on every job of the
+ * same size, so each thread writes the same part of the output arrays
+ * step after step (those lines stay in its cache; chunks handed out in
+ * turn moved them between the cores on every step). A thread that is
+ * done takes chunks from the others' shares. */
+typedef struct part {
+    atomic_int next; /* first item of the share's next chunk */
+    int32_t end;
+    char pad[56];
+} part;
+
 struct thread_pool {
     pthread_t *threads;
     int32_t nthreads; /* workers besides the caller */
     pthread_mutex_t mu;
     pthread_cond_t start, done;
-    uint64_t job; /* generation of the current job */
-    int32_t busy; /* workers still on the current job */
-    bool quit;
     rvo_task_fn *fn;
     void *ctx;
     int32_t count, chunk;
-    atomic_int next; /* first item of the next chunk */
+    part *parts; /* one per thread, the caller's first */
+    /* below, on lines of their own (written while others read; padding,
+     * as a host's allocator need not align the pool to lines) */
+    char pad1[64];
+    atomic_uint_fast64_t job; /* generation of the current job */
+    atomic_int sleepers;      /* workers asleep on start (or about to be) */
+    atomic_bool quit;
+    char pad2[64];
+    atomic_int busy;           /* workers still on the current job */
+    atomic_bool caller_asleep; /* the caller waits on done */
+    char pad3[64];
 };
 
 typedef struct worker_arg {
@@ -31,30 +57,88 @@ typedef struct worker_arg {
 } worker_arg;
 
 static void run_chunks(thread_pool *pool, uint32_t worker) {
-    for (;;) {
-        const int32_t begin = atomic_fetch_add(&pool->next, pool->chunk);
-        if (begin >= pool->count) break;
-        const int32_t end = pool->count - begin > pool->chunk ? begin + pool->chunk : pool->count;
-        pool->fn(begin, end, worker, pool->ctx);
+    const int32_t nparts = pool->nthreads + 1;
+    for (int32_t k = 0; k < nparts; ++k) {
+        part *pt = &pool->parts[((int32_t)worker + k) % nparts];
+        for (;;) {
+            const int32_t begin = atomic_fetch_add(&pt->next, pool->chunk);
+            if (begin >= pt->end) break;
+            const int32_t end = pt->end - begin > pool->chunk ? begin + pool->chunk : pt->end;
+            pool->fn(begin, end, worker, pool->ctx);
+        }
     }
+}
+
+static void cpu_relax(void) {
+#if defined(__SSE2__)
+    _mm_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+#define SPIN_US 200.0 /* how long a waiting thread spins before it sleeps */
+
+/* Spins until done(arg) or SPIN_US have passed; true when done. */
+static bool spin_until(bool (*done)(thread_pool *, uint64_t), thread_pool *pool, uint64_t arg) {
+    const double t0 = now_us();
+    for (int k = 1;; ++k) {
+        if (done(pool, arg)) return true;
+        cpu_relax();
+        if ((k & 63) == 0) {
+            if (now_us() - t0 > SPIN_US) return false;
+            sched_yield(); /* more threads than cores: let the one we wait for run */
+        }
+    }
+}
+
+static bool new_job(thread_pool *pool, uint64_t seen) {
+    return atomic_load(&pool->job) != seen || atomic_load_explicit(&pool->quit, memory_order_relaxed);
+}
+
+static bool all_done(thread_pool *pool, uint64_t unused) {
+    (void)unused;
+    return atomic_load(&pool->busy) == 0;
 }
 
 static void *worker_main(void *p) {
     worker_arg *arg = p;
     thread_pool *pool = arg->pool;
     uint64_t seen = 0;
-    pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->quit && pool->job == seen) pthread_cond_wait(&pool->start, &pool->mu);
-        if (pool->quit) break;
-        seen = pool->job;
-        pthread_mutex_unlock(&pool->mu);
+        if (!spin_until(new_job, pool, seen)) {
+            /* announce the sleep, then look again (the caller stores the
+             * job, then looks for sleepers: one of the two sees the other) */
+            pthread_mutex_lock(&pool->mu);
+            atomic_fetch_add(&pool->sleepers, 1);
+            while (!new_job(pool, seen)) pthread_cond_wait(&pool->start, &pool->mu);
+            atomic_fetch_sub(&pool->sleepers, 1);
+            pthread_mutex_unlock(&pool->mu);
+        }
+        if (atomic_load(&pool->quit)) break;
+        seen = atomic_load(&pool->job);
         run_chunks(pool, (uint32_t)arg->index);
-        pthread_mutex_lock(&pool->mu);
-        if (--pool->busy == 0) pthread_cond_signal(&pool->done);
+        if (atomic_fetch_sub(&pool->busy, 1) == 1 && atomic_load(&pool->caller_asleep)) {
+            pthread_mutex_lock(&pool->mu);
+            pthread_cond_signal(&pool->done);
+            pthread_mutex_unlock(&pool->mu);
+        }
     }
-    pthread_mutex_unlock(&pool->mu);
     return NULL;
+}
+
+/* Wakes the workers that sleep. */
+static void wake_sleepers(thread_pool *pool) {
+    if (atomic_load(&pool->sleepers) == 0) return;
+    pthread_mutex_lock(&pool->mu);
+    pthread_cond_broadcast(&pool->start);
+    pthread_mutex_unlock(&pool->mu);
 }
 
 /* The worker arguments live right after the n thread handles. */
@@ -65,10 +149,22 @@ bool rvo__pool_start(rvo_world *w) {
     thread_pool *pool = rvo__realloc(w, NULL, 0, sizeof *pool);
     if (!pool) return false;
     memset(pool, 0, sizeof *pool);
+    atomic_init(&pool->job, 0);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->quit, false);
+    atomic_init(&pool->busy, 0);
+    atomic_init(&pool->caller_asleep, false);
     pool->threads = rvo__realloc(w, NULL, 0, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n);
-    if (!pool->threads) {
+    pool->parts = rvo__realloc(w, NULL, 0, sizeof *pool->parts * (size_t)(n + 1));
+    if (!pool->threads || !pool->parts) {
+        if (pool->threads) rvo__realloc(w, pool->threads, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n, 0);
+        if (pool->parts) rvo__realloc(w, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
         rvo__realloc(w, pool, sizeof *pool, 0);
         return false;
+    }
+    for (int32_t k = 0; k <= n; ++k) {
+        atomic_init(&pool->parts[k].next, 0);
+        pool->parts[k].end = 0;
     }
     pthread_mutex_init(&pool->mu, NULL);
     pthread_cond_init(&pool->start, NULL);
@@ -90,8 +186,8 @@ bool rvo__pool_start(rvo_world *w) {
 void rvo__pool_stop(rvo_world *w) {
     thread_pool *pool = w->pool;
     if (!pool) return;
+    atomic_store(&pool->quit, true);
     pthread_mutex_lock(&pool->mu);
-    pool->quit = true;
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->mu);
     for (int32_t k = 0; k < pool->nthreads; ++k) pthread_join(pool->threads[k], NULL);
@@ -100,6 +196,7 @@ void rvo__pool_stop(rvo_world *w) {
     pthread_cond_destroy(&pool->done);
     const int32_t n = w->threads - 1;
     rvo__realloc(w, pool->threads, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n, 0);
+    rvo__realloc(w, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
     rvo__realloc(w, pool, sizeof *pool, 0);
     w->pool = NULL;
 }
@@ -129,20 +226,28 @@ void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_
         fn(0, count, 0, ctx);
         return;
     }
-    pthread_mutex_lock(&pool->mu);
     pool->fn = fn;
     pool->ctx = ctx;
     pool->count = count;
     pool->chunk = min_range;
-    atomic_store(&pool->next, 0);
-    pool->busy = pool->nthreads;
-    pool->job++;
-    pthread_cond_broadcast(&pool->start);
-    pthread_mutex_unlock(&pool->mu);
+    const int32_t nparts = pool->nthreads + 1;
+    const int32_t chunks = (count + min_range - 1) / min_range;
+    for (int32_t k = 0; k < nparts; ++k) { /* shares of whole chunks */
+        const int32_t first = (int32_t)((int64_t)chunks * k / nparts), last = (int32_t)((int64_t)chunks * (k + 1) / nparts);
+        atomic_store(&pool->parts[k].next, first * min_range);
+        pool->parts[k].end = last * min_range < count ? last * min_range : count;
+    }
+    atomic_store(&pool->busy, pool->nthreads);
+    atomic_fetch_add(&pool->job, 1); /* publishes the fields above */
+    wake_sleepers(pool);
     run_chunks(pool, 0);
-    pthread_mutex_lock(&pool->mu);
-    while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->mu);
-    pthread_mutex_unlock(&pool->mu);
+    if (!spin_until(all_done, pool, 0)) {
+        pthread_mutex_lock(&pool->mu);
+        atomic_store(&pool->caller_asleep, true);
+        while (atomic_load(&pool->busy) > 0) pthread_cond_wait(&pool->done, &pool->mu);
+        atomic_store(&pool->caller_asleep, false);
+        pthread_mutex_unlock(&pool->mu);
+    }
 }
 
 /* ---- scratch ------------------------------------------------------------- */
@@ -229,17 +334,21 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             __builtin_prefetch(&w->pref[ahead]);
         }
 #endif
+        rvo_vec2 v;
         if (w->prm[i].locked)
-            w->newvel[i] = w->vel[i];
+            v = w->vel[i];
         else if (w->solver == RVO_SOLVER_UE)
-            w->newvel[i] = rvo__ue_new_velocity(w, i, dt, s);
+            v = rvo__ue_new_velocity(w, i, dt, s);
         else if (w->solver == RVO_SOLVER_RVO)
-            w->newvel[i] = rvo__sampling_new_velocity(w, i, dt, s);
+            v = rvo__sampling_new_velocity(w, i, dt, s);
         else
-            w->newvel[i] = rvo__orca_new_velocity(w, i, dt, s);
+            v = rvo__orca_new_velocity(w, i, dt, s);
         /* degenerate input (issue 8): when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */
-        if (!v2_finite(w->newvel[i])) w->newvel[i] = v2(0.0f, 0.0f);
+        if (!v2_finite(v)) v = v2(0.0f, 0.0f);
+        /* in grid order: workers writing newvel[i] directly would share its
+         * cache lines (agents of one chunk are scattered over the world) */
+        w->grid.item_vel[t] = v;
     }
     atomic_fetch_add(&c->done, end - begin);
 }
@@ -261,6 +370,8 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
                          "task hook: ranges must cover every agent once, with worker < threads");
     }
+    const int32_t *order = w->grid.items;
+    for (int32_t t = 0; t < w->count; ++t) w->newvel[order[t]] = w->grid.item_vel[t];
     w->solved = true;
     w->ever_solved = true;
     rvo__ok(w);

@@ -331,7 +331,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->sep_start, w->sep_start_cap);
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);
-    FREE_ARRAY(w->sep_active, 3 * w->sep_before_cap);
+    FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
     rvo__slot_free(w, &w->agent_slots);
     rvo__agent_grid_free(w);
     rvo__obstacles_free(w);
