@@ -15,10 +15,13 @@
 
 #define CHUNK 64 /* agents per work item */
 
-/* The built-in pool: workers wait for a job, then take chunks of it.
- * Between the jobs of one step (the serial parts take tens of
- * microseconds) waiting threads spin for a while before they sleep: waking
- * a sleeping thread costs about as much as that, twice per job. */
+/* The built-in pool. A job is open until the caller has claimed its last
+ * chunk; a worker joins it only while it is open, and the caller waits only
+ * for the workers that joined: a worker that does not get a core in time
+ * (a loaded machine) never holds the caller up. Between the jobs of one
+ * step (serial parts take tens of microseconds) waiting threads spin for a
+ * while before they sleep: waking a sleeping thread costs about as much. */
+
 /* A thread's share of a job: the same range of items on every job of the
  * same size, so each thread writes the same part of the output arrays
  * step after step (those lines stay in its cache; chunks handed out in
@@ -30,6 +33,11 @@ typedef struct part {
     char pad[56];
 } part;
 
+/* The job state word: generation (high 32 bits), closed, workers in it. */
+#define JOB_CLOSED ((uint64_t)1 << 31)
+#define JOB_ACTIVE (JOB_CLOSED - 1)
+static uint32_t job_gen(uint64_t s) { return (uint32_t)(s >> 32); }
+
 struct thread_pool {
     pthread_t *threads;
     int32_t nthreads; /* workers besides the caller */
@@ -37,18 +45,16 @@ struct thread_pool {
     pthread_cond_t start, done;
     rvo_task_fn *fn;
     void *ctx;
-    int32_t count, chunk;
+    int32_t chunk;
     part *parts; /* one per thread, the caller's first */
     /* below, on lines of their own (written while others read; padding,
      * as a host's allocator need not align the pool to lines) */
     char pad1[64];
-    atomic_uint_fast64_t job; /* generation of the current job */
-    atomic_int sleepers;      /* workers asleep on start (or about to be) */
+    atomic_uint_fast64_t state; /* see JOB_ */
+    atomic_int sleepers;        /* workers asleep on start (or about to be) */
     atomic_bool quit;
-    char pad2[64];
-    atomic_int busy;           /* workers still on the current job */
     atomic_bool caller_asleep; /* the caller waits on done */
-    char pad3[64];
+    char pad2[64];
 };
 
 typedef struct worker_arg {
@@ -85,8 +91,8 @@ static double now_us(void) {
 
 #define SPIN_US 200.0 /* how long a waiting thread spins before it sleeps */
 
-/* Spins until done(arg) or SPIN_US have passed; true when done. */
-static bool spin_until(bool (*done)(thread_pool *, uint64_t), thread_pool *pool, uint64_t arg) {
+/* Spins until done(pool, arg) or SPIN_US have passed; true when done. */
+static bool spin_until(bool (*done)(thread_pool *, uint32_t), thread_pool *pool, uint32_t arg) {
     const double t0 = now_us();
     for (int k = 1;; ++k) {
         if (done(pool, arg)) return true;
@@ -98,19 +104,19 @@ static bool spin_until(bool (*done)(thread_pool *, uint64_t), thread_pool *pool,
     }
 }
 
-static bool new_job(thread_pool *pool, uint64_t seen) {
-    return atomic_load(&pool->job) != seen || atomic_load_explicit(&pool->quit, memory_order_relaxed);
+static bool new_job(thread_pool *pool, uint32_t seen) {
+    return job_gen(atomic_load(&pool->state)) != seen || atomic_load_explicit(&pool->quit, memory_order_relaxed);
 }
 
-static bool all_done(thread_pool *pool, uint64_t unused) {
+static bool none_active(thread_pool *pool, uint32_t unused) {
     (void)unused;
-    return atomic_load(&pool->busy) == 0;
+    return (atomic_load(&pool->state) & JOB_ACTIVE) == 0;
 }
 
 static void *worker_main(void *p) {
     worker_arg *arg = p;
     thread_pool *pool = arg->pool;
-    uint64_t seen = 0;
+    uint32_t seen = 0;
     for (;;) {
         if (!spin_until(new_job, pool, seen)) {
             /* announce the sleep, then look again (the caller stores the
@@ -122,9 +128,15 @@ static void *worker_main(void *p) {
             pthread_mutex_unlock(&pool->mu);
         }
         if (atomic_load(&pool->quit)) break;
-        seen = atomic_load(&pool->job);
+        uint64_t s = atomic_load(&pool->state);
+        seen = job_gen(s);
+        bool joined = false; /* only while the job is open */
+        while (!joined && job_gen(s) == seen && !(s & JOB_CLOSED))
+            joined = atomic_compare_exchange_weak(&pool->state, &s, s + 1);
+        if (!joined) continue;
         run_chunks(pool, (uint32_t)arg->index);
-        if (atomic_fetch_sub(&pool->busy, 1) == 1 && atomic_load(&pool->caller_asleep)) {
+        const uint64_t left = atomic_fetch_sub(&pool->state, 1) - 1;
+        if ((left & JOB_ACTIVE) == 0 && atomic_load(&pool->caller_asleep)) {
             pthread_mutex_lock(&pool->mu);
             pthread_cond_signal(&pool->done);
             pthread_mutex_unlock(&pool->mu);
@@ -149,10 +161,9 @@ bool rvo__pool_start(rvo_world *w) {
     thread_pool *pool = rvo__realloc(w, NULL, 0, sizeof *pool);
     if (!pool) return false;
     memset(pool, 0, sizeof *pool);
-    atomic_init(&pool->job, 0);
+    atomic_init(&pool->state, 0);
     atomic_init(&pool->sleepers, 0);
     atomic_init(&pool->quit, false);
-    atomic_init(&pool->busy, 0);
     atomic_init(&pool->caller_asleep, false);
     pool->threads = rvo__realloc(w, NULL, 0, (sizeof(pthread_t) + sizeof(worker_arg)) * (size_t)n);
     pool->parts = rvo__realloc(w, NULL, 0, sizeof *pool->parts * (size_t)(n + 1));
@@ -228,23 +239,25 @@ void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_
     }
     pool->fn = fn;
     pool->ctx = ctx;
-    pool->count = count;
     pool->chunk = min_range;
     const int32_t nparts = pool->nthreads + 1;
     const int32_t chunks = (count + min_range - 1) / min_range;
     for (int32_t k = 0; k < nparts; ++k) { /* shares of whole chunks */
-        const int32_t first = (int32_t)((int64_t)chunks * k / nparts), last = (int32_t)((int64_t)chunks * (k + 1) / nparts);
+        const int32_t first = (int32_t)((int64_t)chunks * k / nparts);
+        const int32_t last = (int32_t)((int64_t)chunks * (k + 1) / nparts);
         atomic_store(&pool->parts[k].next, first * min_range);
         pool->parts[k].end = last * min_range < count ? last * min_range : count;
     }
-    atomic_store(&pool->busy, pool->nthreads);
-    atomic_fetch_add(&pool->job, 1); /* publishes the fields above */
+    /* a new generation, open, nobody in it: publishes the fields above */
+    const uint64_t gen = (uint64_t)job_gen(atomic_load(&pool->state)) + 1;
+    atomic_store(&pool->state, (gen & 0xffffffffu) << 32);
     wake_sleepers(pool);
     run_chunks(pool, 0);
-    if (!spin_until(all_done, pool, 0)) {
+    atomic_fetch_or(&pool->state, JOB_CLOSED); /* every chunk is taken: no one joins now */
+    if (!spin_until(none_active, pool, 0)) {
         pthread_mutex_lock(&pool->mu);
         atomic_store(&pool->caller_asleep, true);
-        while (atomic_load(&pool->busy) > 0) pthread_cond_wait(&pool->done, &pool->mu);
+        while (!none_active(pool, 0)) pthread_cond_wait(&pool->done, &pool->mu);
         atomic_store(&pool->caller_asleep, false);
         pthread_mutex_unlock(&pool->mu);
     }
