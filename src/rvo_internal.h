@@ -440,13 +440,18 @@ void rvo__pool_stop(rvo_world *w);
 /* performance: runs fn over [0, count) on the host's tasks, the pool or
  * inline (worker = scratch index); fn must not depend on the split. */
 void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx);
+/* The same on the built-in pool only (a host's tasks: on this thread), for
+ * short per-agent loops a host must not get wrong: one that runs a range
+ * twice would integrate its agents twice. */
+void rvo__pool_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx);
+#define RVO_LOOP_CHUNK 1024 /* agents per work item of those loops */
 /* Copies the task hook from def and starts the pool if it is needed. */
 bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def);
 /* NULL when the def's task fields are consistent. */
 const char *rvo__task_def_check(const rvo_world_def *def);
 
 /* stall.c: advances every agent's stall time after an integrate of dt. */
-void rvo__stall_update(rvo_world *w, float dt);
+void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
 
 /* separate.c: pushes overlapping agents apart after an integrate of dt;
  * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did

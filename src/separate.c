@@ -305,6 +305,14 @@ static uint8_t first_pass_overlap(const rvo_world *w, int32_t i) {
     return 0;
 }
 
+/* Overlap flags by grid slot (c->hit) to the world's order. */
+static void hits_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const sep_ctx *c = p;
+    rvo_world *w = c->w;
+    for (int32_t i = begin; i < end; ++i) w->sep_active[i] = c->hit[w->grid.slot_of[i]];
+}
+
 static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     const int32_t n = w->count;
     int32_t cap = w->sep_start_cap;
@@ -349,7 +357,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         if (c->pairs)
             for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
     } else if (c->pairs) {
-        for (int32_t t = 0; t < n; ++t) w->sep_active[w->grid.items[t]] = c->hit[t];
+        rvo__pool_for(w, n, RVO_LOOP_CHUNK, hits_range, c);
     }
     return true;
 }
@@ -514,6 +522,18 @@ static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
     return !atomic_load(&c->bad) && atomic_load(&c->done) == c->w->count;
 }
 
+/* The velocity is the motion the agent really made: the next solve then
+ * sees a pushed-back agent as slower, not as still pressing on. */
+static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const sep_ctx *c = p;
+    rvo_world *w = c->w;
+    for (int32_t i = begin; i < end; ++i) {
+        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
+        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(c->inv_dt, moved));
+    }
+}
+
 rvo_status rvo__separate(rvo_world *w, float dt) {
     if (w->rvo2_compat || w->count == 0) return RVO_OK;
     /* grid of the integrated positions; strict lists are sorted, so their
@@ -549,14 +569,7 @@ rvo_status rvo__separate(rvo_world *w, float dt) {
         now = later;
         later = t;
     }
-    /* The velocity is the motion the agent really made: the next solve then
-     * sees a pushed-back agent as slower, not as still pressing on. (On this
-     * thread: a loop this short costs less than waking a worker.) */
-    const float inv_dt = c.inv_dt;
-    for (int32_t i = 0; i < w->count; ++i) {
-        const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
-        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(inv_dt, moved));
-    }
+    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
     return RVO_OK;
 }
 

@@ -263,6 +263,14 @@ void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_
     }
 }
 
+void rvo__pool_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
+    if (w->enqueue_task || !w->pool) {
+        if (count > 0) fn(0, count, 0, ctx);
+        return;
+    }
+    rvo__parallel_for(w, count, min_range, fn, ctx);
+}
+
 /* ---- scratch ------------------------------------------------------------- */
 
 bool rvo__scratch_reserve(rvo_world *w) {
@@ -366,6 +374,13 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     atomic_fetch_add(&c->done, end - begin);
 }
 
+/* The new velocities from grid order to the world's (see solve_range). */
+static void gather_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    rvo_world *w = p;
+    for (int32_t i = begin; i < end; ++i) w->newvel[i] = w->grid.item_vel[w->grid.slot_of[i]];
+}
+
 rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
@@ -383,8 +398,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
                          "task hook: ranges must cover every agent once, with worker < threads");
     }
-    const int32_t *order = w->grid.items;
-    for (int32_t t = 0; t < w->count; ++t) w->newvel[order[t]] = w->grid.item_vel[t];
+    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, gather_range, w);
     w->solved = true;
     w->ever_solved = true;
     rvo__ok(w);

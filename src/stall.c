@@ -9,8 +9,8 @@
  * threshold also decides when. */
 #include "rvo_internal.h"
 
-void rvo__stall_update(rvo_world *w, float dt) {
-    for (int32_t i = 0; i < w->count; ++i) {
+void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
+    for (int32_t i = begin; i < end; ++i) {
         const rvo_vec2 pref = w->pref[i];
         const float pref_sq = v2_abs_sq(pref);
         if (w->prm[i].locked || pref_sq == 0.0f) { /* not trying to go anywhere */

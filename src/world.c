@@ -371,27 +371,47 @@ rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
     return RVO_OK;
 }
 
+typedef struct integrate_ctx {
+    rvo_world *w;
+    float dt;
+} integrate_ctx;
+
+static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const integrate_ctx *c = p;
+    rvo_world *w = c->w;
+    for (int32_t i = begin; i < end; ++i) {
+        w->vel[i] = w->newvel[i];
+        w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
+        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
+        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    }
+}
+
+static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const integrate_ctx *c = p;
+    rvo_world *w = c->w;
+    if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
+        for (int32_t i = begin; i < end; ++i) /* issue 8: pushed apart at the border, still inside */
+            w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    rvo__stall_update(w, c->dt, begin, end); /* stall events */
+}
+
 rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
-    for (int32_t i = 0; i < w->count; ++i) {
-        w->vel[i] = w->newvel[i];
-        w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], dt));
-        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
-        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
-    }
+    integrate_ctx c = {w, dt};
+    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, move_range, &c);
     w->solved = false;
     w->grid.valid = false;
     const rvo_status sep = rvo__separate(w, dt);
     if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
     if (sep != RVO_OK)
         return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
-    if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since the clamp above) */
-        for (int32_t i = 0; i < w->count; ++i) /* issue 8: pushed apart at the border, still inside */
-            w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
-    rvo__stall_update(w, dt); /* stall events */
+    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, finish_range, &c);
     rvo__ok(w);
     return RVO_OK;
 }
