@@ -100,9 +100,11 @@ static inline int32_t cell_clamp(float v, int32_t n) {
     return v >= (float)(n - 1) ? n - 1 : v > 0.0f ? (int32_t)v : 0;
 }
 
-/* A worker's free slots of w->sep_cand, [next, end): its own region of
- * the buffer, so that no two workers write the same cache lines. On a
- * line of its own. */
+/* A worker's free slots of w->sep_cand, [next, end): first its own region
+ * of the buffer's lower half (so that two workers rarely write the same
+ * cache lines), then blocks it claims from the upper half. On a line of
+ * its own. */
+#define SEP_BLOCK 1024 /* slots claimed from the upper half at a time */
 typedef struct cursor {
     _Alignas(64) int32_t next, end;
     bool full; /* a list did not fit */
@@ -118,8 +120,10 @@ typedef struct sep_ctx {
                        sep_active[i] in grid order would share its cache lines) */
     /* the counters the workers write, on a line of their own (next to the
      * fields every offer reads, each write would take that line away) */
+    int32_t half;                 /* the upper half of w->sep_cand starts here */
     _Alignas(64) atomic_int done; /* agents run (candidates: agents with their list) */
     atomic_bool bad;              /* a range with a worker index out of bounds */
+    atomic_int used;              /* slots claimed from the upper half */
     cursor cur[64];               /* per worker (threads <= 64) */
 } sep_ctx;
 
@@ -135,21 +139,33 @@ static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
 static inline int32_t list_head(const sep_ctx *c) { return c->pairs ? 2 : 1; }
 
 /* Room for one more partner after the used slots of the list at *at (after
- * its head), on the calling thread (serial): the list is the buffer's tail
- * and the buffer grows. In parallel a list that reaches the end of its
- * worker's region waits for the calling thread. False when there is no
- * room (parallel) or no memory. */
+ * its head): in parallel a block is claimed from the buffer's upper half
+ * and the partners so far moved there; on the calling thread (serial) the
+ * list is the buffer's tail and the buffer grows. False when there is no
+ * room (parallel: the agent waits for the calling thread) or no memory. */
 static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t used) {
     rvo_world *w = c->w;
-    const int32_t m = list_head(c) + used + 1;
-    if (!serial) {
+    const int32_t head = list_head(c), m = head + used + 1;
+    if (serial) {
+        if (*at > INT32_MAX - m ||
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
+            return false;
+        cur->end = w->sep_cand_cap;
+        return true;
+    }
+    const int32_t need = m > SEP_BLOCK / 2 ? 2 * m : SEP_BLOCK, room = w->sep_cand_cap - c->half;
+    if (room - atomic_load_explicit(&c->used, memory_order_relaxed) < need) {
         cur->full = true;
         return false;
     }
-    if (*at > INT32_MAX - m ||
-        !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, *at + m, sizeof *w->sep_cand))
+    const int32_t b = atomic_fetch_add_explicit(&c->used, need, memory_order_relaxed);
+    if (b > room - need) {
+        cur->full = true;
         return false;
-    cur->end = w->sep_cand_cap;
+    }
+    memcpy(w->sep_cand + c->half + b + head, w->sep_cand + *at + head, sizeof *w->sep_cand * (size_t)used);
+    *at = c->half + b;
+    cur->end = c->half + b + need;
     return true;
 }
 
@@ -327,26 +343,29 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     c->hit = w->sep_active + 3 * (size_t)n;
     /* no pair to look at yet, this pass or the next */
     if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n), memset(c->hit, 0, (size_t)n);
-    const int32_t cand_cap = w->sep_cand_cap;
+    const int32_t cand_cap = w->sep_cand_cap, nt = w->threads;
+    c->half = cand_cap / 2;
     atomic_init(&c->bad, false);
+    atomic_init(&c->used, 0);
     atomic_store(&c->done, 0);
-    for (int32_t k = 0; k < w->threads; ++k) { /* the regions */
-        c->cur[k].next = (int32_t)((int64_t)cand_cap * k / w->threads);
-        c->cur[k].end = (int32_t)((int64_t)cand_cap * (k + 1) / w->threads);
+    for (int32_t k = 0; k < nt; ++k) { /* the regions */
+        c->cur[k].next = (int32_t)((int64_t)c->half * k / nt);
+        c->cur[k].end = (int32_t)((int64_t)c->half * (k + 1) / nt);
         c->cur[k].full = false;
     }
     rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
-        /* a region was too small: the next step's are twice as large (at
-         * most until each holds all lists, as a region that does stays
-         * large enough while the crowd stays the same) */
+        /* no room: twice the room on the next step. Even one worker that
+         * takes every agent fits once its region and the upper half hold
+         * them all, so the buffer stays within 4 times the lists. */
         bool full = false;
-        for (int32_t k = 0; k < w->threads; ++k) full |= c->cur[k].full;
+        for (int32_t k = 0; k < nt; ++k) full |= c->cur[k].full;
         if (full && cand_cap < INT32_MAX / 2 &&
             !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * cand_cap, sizeof *w->sep_cand))
             return false;
-        cursor tail = {c->cur[w->threads - 1].next, w->sep_cand_cap, false}; /* after the last region's lists */
+        const int32_t used = atomic_load(&c->used), room = cand_cap - c->half;
+        cursor tail = {c->half + (used < room ? used : room), w->sep_cand_cap, false}; /* after every list */
         if (c->pairs) {
             memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
             memset(w->sep_active, 0, 2 * (size_t)n); /* (a skipped range set none) */
