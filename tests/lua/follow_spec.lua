@@ -207,13 +207,16 @@ return makespan, table.concat(out, "\n")
 
 describe("a two-way door", function()
     local free = 38 -- steps the farthest agent needs alone (quality_scenes.h)
-    -- (the default mode; with strict overlap, agents stopped at their goals
-    -- are hard to pass: README, Avoidance quality)
+    -- measured (README, Two-way doors): seeds 1-20 all home after 64-76
+    -- steps in the default mode, 64-79 in the soft mode
     it("lets two crowds pass each other within 2x the free-walking time", function()
-        for seed = 1, 3 do
-            local steps = support.load(DOOR_SRC, "=door")(false, seed, 3 * free)
-            assert.is_true(steps > 0 and steps <= 2 * free,
-                ("seed %d: all arrived after %d steps (2x free: %d)"):format(seed, steps, 2 * free))
+        for _, strict in ipairs { true, false } do -- the default mode (hard bodies), the soft mode
+            for seed = 1, 3 do
+                local steps = support.load(DOOR_SRC, "=door")(strict, seed, 3 * free)
+                assert.is_true(steps > 0 and steps <= 2 * free,
+                    ("strict %s seed %d: all arrived after %d steps (2x free: %d)"):format(tostring(strict), seed,
+                        steps, 2 * free))
+            end
         end
     end)
 

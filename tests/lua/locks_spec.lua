@@ -184,7 +184,7 @@ describe("rvo.locks in the standard crossing", function()
     it("lowers the oscillation of jittered ORCA agents, and everybody still gets home", function()
         local plain_route, plain_whole, plain_steps = crossing("orca", 0.1, nil)
         local lock_route, lock_whole, lock_steps, lock_worst = crossing("orca", 0.1, {})
-        -- measured (README): en route 47.3 -> 33.1, whole run 65.8 -> 55.9 m/s per
+        -- measured (README): en route 45.4 -> 30.6, whole run 63.3 -> 48.5 m/s per
         -- agent (the whole run counts the squads parking: squad-mates pushed
         -- aside by late arrivals walk back, and a lock keeps a pushed agent
         -- going for 0.2 s)
