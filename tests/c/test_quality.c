@@ -351,6 +351,72 @@ static void formation_arrivals(void) {
     }
 }
 
+/* Exactly symmetric jams, no jitter: k agents on a ring swap sides (they
+ * meet at the centre and stand in a ring of touching bodies), away from the
+ * origin and turned, so rounding does not break the symmetry for them.
+ * Steps until everyone is home (within 0.05 m), -1 if not within max. */
+static int ring_swap(int k, float ox, float oy, float turn, int mode, int max_steps) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.1f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = 1.5f;
+    wd.agent.neighbor_dist = 10;
+    wd.agent.time_horizon = 2;
+    wd.agent.time_horizon_obst = 1;
+    rvo_world *w = rvo_world_create(&wd);
+    if (mode == 1) rvo_world_set_strict_overlap(w, false);
+    if (mode == 2) rvo_world_set_rvo2_compat(w, true);
+    const float R = k * 1.2f / 3.14159265f > 6 ? k * 1.2f / 3.14159265f : 6;
+    float goal[64], pref[64];
+    for (int i = 0; i < k; ++i) {
+        const float a = turn + 6.2831853f * (float)i / (float)k, x = R * cosf(a), y = R * sinf(a);
+        rvo_world_add_agent(w, ox + x, oy + y, NULL);
+        goal[2 * i] = ox - x, goal[2 * i + 1] = oy - y;
+    }
+    int steps = -1;
+    for (int step = 0; step <= max_steps; ++step) {
+        const float *p = rvo_world_positions_view(w);
+        bool home = true;
+        for (int i = 0; i < k; ++i) {
+            float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
+            const float d = sqrtf(dx * dx + dy * dy);
+            if (d > 0.05f) home = false;
+            if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+            pref[2 * i] = dx, pref[2 * i + 1] = dy;
+        }
+        if (home) {
+            steps = step;
+            break;
+        }
+        rvo_world_set_pref_velocities(w, pref, k);
+        rvo_world_step(w, 0);
+    }
+    rvo_world_destroy(w);
+    return steps;
+}
+
+/* The default mode breaks them by itself: two stalled agents that each
+ * want to go where the other stands take turns (rvo__gives_way). RVO2 and
+ * the soft mode stand there forever. */
+static void symmetric_jams(void) {
+    static const int ks[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32};
+    static const float at[][3] = {{0, 0, 0}, {20, 10, 0}, {-33.7f, 51.1f, 0.3f}, {7, -19, 0.7853982f}};
+    int fewest = 1 << 30, most = 0;
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; ++a)
+        for (size_t m = 0; m < sizeof ks / sizeof ks[0]; ++m) {
+            const int steps = ring_swap(ks[m], at[a][0], at[a][1], at[a][2], 0, 1000);
+            if (steps < 0 || steps > 600)
+                printf("ring of %d at (%g, %g) turned %g: %d steps\n", ks[m], at[a][0], at[a][1], at[a][2], steps);
+            CHECK(steps > 0 && steps <= 600); /* straight walks take about 80-130 */
+            fewest = steps < fewest ? steps : fewest;
+            most = steps > most ? steps : most;
+        }
+    printf("symmetric jams: rings of 2 to 32 swapping sides, no jitter, home after %d to %d steps\n", fewest, most);
+    /* the jam these rules break is real: RVO2 and soft mode stay in it */
+    CHECK(ring_swap(8, 20, 10, 0, 2, 1000) < 0);
+    CHECK(ring_swap(8, 20, 10, 0, 1, 1000) < 0);
+}
+
 /* Who gets pushed (the default mode): an agent walks at 1 m/s straight
  * through the spot of an idle one (no preferred velocity). Returns how far
  * the idle one was moved, and whether the walker got past (x > 5 after
@@ -576,6 +642,7 @@ int main(void) {
     door_steer_rules();
     formation_arrivals();
     give_way_rules();
+    symmetric_jams();
     stall_events();
     snapshot_keeps_quality_state();
     return check_finish("quality");
