@@ -335,16 +335,20 @@ static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
         return b->weight >= a->weight ? -1 : 0;
     }
     const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
-    const float sa = w->stall[i], sb = w->stall[j];
-    const bool stalled_a = sa > 0.0f && sa >= t, stalled_b = sb > 0.0f && sb >= t;
+    const float sa = w->stall[i];
+    const bool stalled_a = sa > 0.0f && sa >= t;
     if (!(v2_dot(pa, pb) < 0.0f)) {
         /* not opposite ways: only two stalled agents that each want to go
          * where the other stands (a symmetric jam: a ring of agents
          * swapping sides, a four-way cross), not a queue */
-        if (!(stalled_a && stalled_b)) return 0;
+        if (!stalled_a) return 0;
+        const float sb0 = w->stall[j];
+        if (!(sb0 > 0.0f && sb0 >= t)) return 0;
         const rvo_vec2 rel = v2_sub(w->pos[j], w->pos[i]);
         if (!(v2_dot(pa, rel) > 0.0f && v2_dot(pb, rel) < 0.0f)) return 0;
     }
+    const float sb = w->stall[j];
+    const bool stalled_b = sb > 0.0f && sb >= t;
     if (stalled_a != stalled_b) {
         if (stalled_b && sb >= t_long) return a->weight >= b->weight ? 1 : 0;
         if (stalled_a && sa >= t_long) return b->weight >= a->weight ? -1 : 0;
