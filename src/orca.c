@@ -446,12 +446,13 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
 }
 
 #if defined(__SSE2__)
-/* agent_lines for four neighbours at a time (performance, issue 5), where
- * every pair splits 50/50 and no pair keeps right (left_margin 0): the same
- * float operations in the same order, lane by lane, so the same lines bit
- * for bit (RVO2 conformance runs through here). Both projections are
- * computed and the right one kept per lane; a block of four with a
- * colliding pair goes to agent_lines. */
+/* agent_lines for four neighbours at a time (performance, issue 5), for an
+ * agent and neighbours without the uneven flag (rvo__update_shares), where
+ * every pair splits 50/50: the same float operations in the same order,
+ * lane by lane, keep-right included, so the same lines bit for bit (RVO2
+ * conformance and the default mode run through here). Both projections
+ * are computed and the right one kept per lane; a block of four with a
+ * colliding pair or a flagged neighbour goes to agent_lines. */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
     /* (__m64 may alias the floats) */
     const __m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
@@ -474,6 +475,16 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
     const __m128 rad = _mm_set1_ps(radius), inv_th = _mm_set1_ps(inv_th_s);
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
     const __m128 sign = _mm_set1_ps(-0.0f);
+    /* keep-right (agent_lines' left_margin; share 0.5 < 1 here): the
+     * agent's own terms of keeps_right and same_way */
+    const bool keep_right = w->strict_overlap && !w->rvo2_compat;
+    const rvo_vec2 pref = w->pref[ai];
+    const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
+    const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
+    const __m128 fx = _mm_set1_ps(pref.x), fy = _mm_set1_ps(pref.y);
+    const __m128 cv = _mm_set1_ps(cos_sq * v2_abs_sq(velocity)), cf = _mm_set1_ps(cos_sq * v2_abs_sq(pref));
+    const __m128 keep = _mm_set1_ps(RVO_KEEP_RIGHT);
+    const uint8_t *uneven = w->n_uneven > 0 ? w->uneven : NULL;
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; k += 4) {
         const int32_t m = nn - k < 4 ? nn - k : 4;
@@ -482,6 +493,10 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
             j[0] = nb[k].index, j[1] = nb[k + 1].index, j[2] = nb[k + 2].index, j[3] = nb[k + 3].index;
         } else {
             for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
+        }
+        if (uneven && (uneven[j[0]] | uneven[j[1]] | uneven[j[2]] | uneven[j[3]])) { /* shares: the scalar code */
+            nl += agent_lines(w, ai, dt, nb + k, m, lines + nl);
+            continue;
         }
         __m128 bpy, bvy;
         const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
@@ -512,7 +527,26 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
         }
         if (cuts != 15) { /* legs */
             const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
-            const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), zero);
+            __m128 margin = zero;
+            if (keep_right) {
+                /* keeps_right(): near, velocities and preferred velocities
+                 * each within the stream's angle; and not both moving away
+                 * along rel_pos */
+                __m128 bfy;
+                const __m128 bfx = gather_x(w->pref, j, &bfy);
+                const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
+                const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+                const __m128 df = _mm_add_ps(_mm_mul_ps(fx, bfx), _mm_mul_ps(fy, bfy));
+                const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+                __m128 on = _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs));
+                on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(cv, bv2))));
+                on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(cf, bf2))));
+                const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
+                const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
+                on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
+                if (_mm_movemask_ps(on)) margin = _mm_and_ps(on, _mm_mul_ps(keep, _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
+            }
+            const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), margin);
             const __m128 dinv = _mm_div_ps(one, dist_sq);
             const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
             const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
@@ -552,9 +586,8 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
 #if defined(__SSE2__)
-    /* the 4-wide path where agent_lines' share is 0.5 and its left_margin 0 */
-    if (w->equal_shares && (w->rvo2_compat || !w->strict_overlap))
-        return nol + agent_lines4(w, i, dt, s->agents, nn, s->lines + nol);
+    /* the 4-wide path where agent_lines' share is 0.5 */
+    if (w->n_uneven == 0 || !w->uneven[i]) return nol + agent_lines4(w, i, dt, s->agents, nn, s->lines + nol);
 #endif
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
 }
