@@ -487,6 +487,20 @@ typedef struct lines4_ctx {
 #define LINES4_INLINE static inline
 #endif
 
+/* lines_block4's rare case: lanes without a line or from agent_lines. */
+static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
+                                        unsigned none, const orca_line *r, orca_line *out) {
+    int32_t nl = 0;
+    for (int32_t l = 0; l < m; ++l) {
+        if (none >> l & 1u) continue; /* share 0: no line (agent_lines) */
+        if (coll >> l & 1u)
+            nl += agent_lines(c->w, c->ai, c->dt, nb + l, 1, out + nl);
+        else
+            out[nl++] = r[l];
+    }
+    return nl;
+}
+
 /* The lines of the m <= 4 neighbours nb[0 .. m) (indices j, short blocks
  * padded with the first) into out, shares per lane (lane bits in none:
  * share 0, no line); returns their count. Inlined twice, once with the
@@ -576,32 +590,29 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     _mm_storeu_ps(&r[1].point.x, r1);
     _mm_storeu_ps(&r[2].point.x, r2);
     _mm_storeu_ps(&r[3].point.x, r3);
-    int32_t nl = 0;
-    for (int32_t l = 0; l < m; ++l) {
-        if (none >> l & 1u) continue; /* share 0: no line (agent_lines) */
-        if (coll >> l & 1u)
-            nl += agent_lines(w, c->ai, c->dt, nb + l, 1, out + nl);
-        else
-            out[nl++] = r[l];
-    }
-    return nl;
+    return lines_mixed(c, nb, m, coll, none, r, out);
 }
 
-static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
-                            orca_line *lines) {
-    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai], pref = w->pref[ai];
-    const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
+/* keep_right: agent_lines' left_margin can be non-zero (a constant in
+ * each of the two copies, agent_lines4_keep and agent_lines4_plain) */
+LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                   orca_line *lines, const bool keep_right) {
+    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     lines4_ctx c;
     c.w = w;
     c.ai = ai;
     c.dt = dt;
-    c.keep_right = w->strict_overlap && !w->rvo2_compat;
+    c.keep_right = keep_right;
     c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
     c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
     c.rad = _mm_set1_ps(w->prm[ai].radius);
     c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
-    c.fx = _mm_set1_ps(pref.x), c.fy = _mm_set1_ps(pref.y);
-    c.cv = _mm_set1_ps(cos_sq * v2_abs_sq(velocity)), c.cf = _mm_set1_ps(cos_sq * v2_abs_sq(pref));
+    if (keep_right) {
+        const rvo_vec2 pref = w->pref[ai];
+        const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
+        c.fx = _mm_set1_ps(pref.x), c.fy = _mm_set1_ps(pref.y);
+        c.cv = _mm_set1_ps(cos_sq * v2_abs_sq(velocity)), c.cf = _mm_set1_ps(cos_sq * v2_abs_sq(pref));
+    }
     /* the flags, when some agent has one; every lane's when this one has */
     const uint8_t *uneven = w->n_uneven > 0 ? w->uneven : NULL;
     const bool self_uneven = uneven && uneven[ai];
@@ -630,6 +641,16 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
     }
     return nl;
 }
+
+static int32_t agent_lines4_keep(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                 orca_line *lines) {
+    return agent_lines4(w, ai, dt, nb, nn, lines, true);
+}
+
+static int32_t agent_lines4_plain(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                  orca_line *lines) {
+    return agent_lines4(w, ai, dt, nb, nn, lines, false);
+}
 #endif
 
 /* Every ORCA line of agent i into s->lines, obstacle lines first (*num_obst
@@ -641,7 +662,8 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
 #if defined(__SSE2__)
-    return nol + agent_lines4(w, i, dt, s->agents, nn, s->lines + nol);
+    if (w->strict_overlap && !w->rvo2_compat) return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
+    return nol + agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
 #else
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
 #endif

@@ -306,6 +306,15 @@ bool rvo__update_shares(rvo_world *w) {
     const float weight = n > 0 ? w->prm[0].weight : 0.0f;
     const float t = w->stall_min_time;
     const agent_params *prm = w->prm;
+    if (!gives && w->n_filtering == 0) { /* usually no flag at all: look before writing them */
+        int32_t i = 0;
+        while (i < n && !prm[i].locked && prm[i].weight == weight) ++i;
+        if (i == n) {
+            w->n_uneven = 0;
+            w->equal_shares = true;
+            return true;
+        }
+    }
     const rvo_vec2 *pref = w->pref;
     const float *stall = w->stall;
     uint8_t *uneven = w->uneven;
