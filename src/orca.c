@@ -538,18 +538,20 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     if (cuts != 15) { /* legs */
         const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
         __m128 margin = zero;
-        if (c->keep_right) {
-            /* keeps_right(): near, velocities and preferred velocities each
-             * within the stream's angle, not both moving away along
-             * rel_pos, a share below 1 */
+        /* keeps_right(): a share below 1, near, velocities and preferred
+         * velocities each within the stream's angle, not both moving away
+         * along rel_pos (the terms ANDed, the first two first: most pairs
+         * are not near) */
+        const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
+        __m128 on = zero;
+        if (c->keep_right) on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
+        if (c->keep_right && _mm_movemask_ps(on)) {
             __m128 bfy;
             const __m128 bfx = gather_x(w->pref, j, &bfy);
             const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
             const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
             const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
             const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-            const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
-            __m128 on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
             on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
             on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
             const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
