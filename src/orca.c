@@ -364,6 +364,22 @@ static inline float line_share(const rvo_world *w, int32_t ai, int32_t bi) {
     return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
 }
 
+/* line_share from the flags ua, ub of the pair (w->uneven, not both 0),
+ * rvo__gives_way's steps for two agents of the common weight, above 0,
+ * unlocked and unfiltered: an idle one gives way to a moving one; else,
+ * with a stalled one among them that wants the opposite way: of one
+ * stalled, a long-stalled one gets way, of two (rare) rvo__gives_way
+ * decides; else neither gives way. */
+static inline float line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
+    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return line_share(w, ai, bi);
+    if ((ua ^ ub) & RVO_UNEVEN_IDLE) return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
+    if (!((ua | ub) & RVO_UNEVEN_STALLED) || !(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
+    if (ua & ub & RVO_UNEVEN_STALLED) return line_share(w, ai, bi);
+    if (ub & RVO_UNEVEN_LONG) return 1.0f; /* (ub & RVO_UNEVEN_LONG: b is the stalled one) */
+    if (ua & RVO_UNEVEN_LONG) return 0.0f;
+    return 0.5f;
+}
+
 /* (not inlined: agent_lines4's slow path) */
 static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
                                         orca_line *lines) {
@@ -636,7 +652,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         unsigned none = 0;
         for (int32_t l = 0; l < m; ++l)
             if (self_uneven || uneven[j[l]]) {
-                sh[l] = line_share(w, ai, j[l]);
+                sh[l] = line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
                 if (sh[l] == 0.0f) none |= 1u << l;
             }
         nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);

@@ -285,9 +285,9 @@ struct rvo_world {
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares; /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
-     * than 50/50 (locked, another weight, a group filter, or with strict
-     * overlap idle or stalled)? A pair of two agents without the flag
-     * splits 50/50 and neither gives way. n_uneven: flagged agents. */
+     * than 50/50 (RVO_UNEVEN_*: locked, another weight or a group filter;
+     * with strict overlap idle or stalled)? A pair of two agents without
+     * a flag splits 50/50 and neither gives way. n_uneven: flagged agents. */
     uint8_t *uneven;
     int32_t uneven_cap, n_uneven;
     bool ever_solved;
@@ -412,6 +412,13 @@ void rvo__edge_grid_free(rvo_world *w);
 typedef void edge_visit_fn(void *ctx, int32_t edge);
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx);
+
+/* The flags of w->uneven: rvo__share's and rvo__gives_way's tests, each
+ * with the same operands. */
+#define RVO_UNEVEN_PARAMS 1u  /* locked, a weight other than agent 0's, a mask or groups that can filter */
+#define RVO_UNEVEN_IDLE 2u    /* strict overlap: idle */
+#define RVO_UNEVEN_STALLED 4u /* strict overlap: stalled */
+#define RVO_UNEVEN_LONG 8u    /* strict overlap: stalled, RVO_LONG_STALL times the threshold */
 
 /* solve.c: sets equal_shares and uneven before ORCA lines are built;
  * false when out of memory. */

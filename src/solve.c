@@ -295,7 +295,7 @@ bool rvo__prepare(rvo_world *w) {
 /* Flags the agents a pair with which may split other than 50/50
  * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
  * group or mask that can make a pair one-sided, and with strict overlap
- * idle or stalled (rvo__gives_way's tests, same operands). Between two
+ * idle or stalled (RVO_UNEVEN_*). Between two
  * unflagged agents rvo__share is 0.5 and rvo__gives_way 0, so agent_lines4
  * (orca.c) takes every agent and block of neighbours without a flag, and
  * agent_lines skips the per-neighbour tests when no agent has one. */
@@ -304,7 +304,7 @@ bool rvo__update_shares(rvo_world *w) {
     if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven)) return false;
     const bool gives = w->strict_overlap && !w->rvo2_compat;
     const float weight = n > 0 ? w->prm[0].weight : 0.0f;
-    const float t = w->stall_min_time;
+    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
     const agent_params *prm = w->prm;
     if (!gives && w->n_filtering == 0) { /* usually no flag at all: look before writing them */
         int32_t i = 0;
@@ -321,13 +321,15 @@ bool rvo__update_shares(rvo_world *w) {
     int32_t count = 0;
     for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
         const agent_params *a = &prm[i];
-        int u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
+        unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
         if (gives) {
             const float s = stall[i];
-            u |= (v2_abs_sq(pref[i]) <= sqrf(RVO_IDLE_SPEED * a->max_speed)) | ((s > 0.0f) & (s >= t));
+            u |= (v2_abs_sq(pref[i]) <= sqrf(RVO_IDLE_SPEED * a->max_speed)) * RVO_UNEVEN_IDLE;
+            const unsigned stalled = (s > 0.0f) & (s >= t);
+            u |= stalled * RVO_UNEVEN_STALLED | (stalled & (s >= t_long)) * RVO_UNEVEN_LONG;
         }
         uneven[i] = (uint8_t)u;
-        count += u;
+        count += u != 0;
     }
     w->n_uneven = count;
     w->equal_shares = count == 0;
