@@ -13,8 +13,7 @@ int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, floa
     if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "bad output buffer");
     if (dt == 0) dt = w->time_step;
     /* The first worker's scratch, as the queries use it: never during a solve. */
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    rvo__update_shares(w);
+    if (!rvo__prepare(w) || !rvo__update_shares(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     scratch *s = &w->scratch[0];
     int32_t nobst = 0;
     const int32_t n = rvo__orca_lines(w, i, dt, s, &nobst);

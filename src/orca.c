@@ -356,7 +356,33 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
            same_way(w->pref[a], w->pref[b]);
 }
 
-static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn, orca_line *lines) {
+/* Agent ai's share of the pair's correction (RVO2: 0.5); strict overlap:
+ * all of it when it gives way, none when the other does. */
+static inline float line_share(const rvo_world *w, int32_t ai, int32_t bi) {
+    if (w->equal_shares) return 0.5f;
+    const int gives = rvo__gives_way(w, ai, bi);
+    return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
+}
+
+/* line_share from the flags ua, ub of the pair (w->uneven, not both 0),
+ * rvo__gives_way's steps for two agents of the common weight, above 0,
+ * unlocked and unfiltered: an idle one gives way to a moving one; else,
+ * with a stalled one among them that wants the opposite way: of one
+ * stalled, a long-stalled one gets way, of two (rare) rvo__gives_way
+ * decides; else neither gives way. */
+static inline float line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
+    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return line_share(w, ai, bi);
+    if ((ua ^ ub) & RVO_UNEVEN_IDLE) return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
+    if (!((ua | ub) & RVO_UNEVEN_STALLED) || !(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
+    if (ua & ub & RVO_UNEVEN_STALLED) return line_share(w, ai, bi);
+    if (ub & RVO_UNEVEN_LONG) return 1.0f; /* (ub & RVO_UNEVEN_LONG: b is the stalled one) */
+    if (ua & RVO_UNEVEN_LONG) return 0.0f;
+    return 0.5f;
+}
+
+/* (not inlined: agent_lines4's slow path) */
+static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                        orca_line *lines) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
@@ -364,11 +390,7 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
-        const agent_params *other = &w->prm[bi];
-        /* This agent's share of the pair's correction (RVO2: 0.5); strict
-         * overlap: all of it when it gives way, none when the other does. */
-        const int gives = w->equal_shares ? 0 : rvo__gives_way(w, ai, bi);
-        const float share = w->equal_shares ? 0.5f : gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(me, other);
+        const float share = line_share(w, ai, bi);
         /* Share 0 (weight 0 against a movable agent, or the other gives
          * way): it does not yield, the other treats it as a moving
          * obstacle, so it gets no line at all (a line through its own
@@ -446,12 +468,13 @@ static int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neigh
 }
 
 #if defined(__SSE2__)
-/* agent_lines for four neighbours at a time (performance, issue 5), where
- * every pair splits 50/50 and no pair keeps right (left_margin 0): the same
- * float operations in the same order, lane by lane, so the same lines bit
- * for bit (RVO2 conformance runs through here). Both projections are
- * computed and the right one kept per lane; a block of four with a
- * colliding pair goes to agent_lines. */
+/* agent_lines for four neighbours at a time (performance, issue 5): the
+ * same float operations in the same order, lane by lane, keep-right
+ * included, so the same lines bit for bit (RVO2 conformance and the
+ * default mode run through here). Both projections are computed and the
+ * right one kept per lane; shares are 0.5 unless the agent or the
+ * neighbour has the uneven flag (rvo__update_shares), then line_share's;
+ * a colliding pair's line comes from agent_lines. */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
     /* (__m64 may alias the floats) */
     const __m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
@@ -464,16 +487,153 @@ static inline __m128 select_ps(__m128 mask, __m128 a, __m128 b) {
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 
-static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
-                            orca_line *lines) {
+/* What agent_lines4's blocks share: the agent's terms, broadcast. */
+typedef struct lines4_ctx {
+    const rvo_world *w;
+    int32_t ai;
+    float dt;
+    bool keep_right; /* agent_lines' left_margin can be non-zero */
+    __m128 px, py, vx, vy, rad, inv_th;
+    __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
+} lines4_ctx;
+
+#if defined(__GNUC__)
+#define LINES4_INLINE static inline __attribute__((always_inline))
+#else
+#define LINES4_INLINE static inline
+#endif
+
+/* lines_block4's rare case: lanes without a line or from agent_lines. */
+static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
+                                        unsigned none, const orca_line *r, orca_line *out) {
+    int32_t nl = 0;
+    for (int32_t l = 0; l < m; ++l) {
+        if (none >> l & 1u) continue; /* share 0: no line (agent_lines) */
+        if (coll >> l & 1u)
+            nl += agent_lines(c->w, c->ai, c->dt, nb + l, 1, out + nl);
+        else
+            out[nl++] = r[l];
+    }
+    return nl;
+}
+
+/* The lines of the m <= 4 neighbours nb[0 .. m) (indices j, short blocks
+ * padded with the first) into out, shares per lane (lane bits in none:
+ * share 0, no line); returns their count. Inlined twice, once with the
+ * constant share 0.5 (the common case, fewer registers in use). */
+LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, const int32_t *j, int32_t m,
+                                   __m128 share, unsigned none, orca_line *out) {
+    const rvo_world *w = c->w;
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
+    __m128 bpy, bvy;
+    const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
+    const __m128 brad = _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius,
+                                   w->prm[j[0]].radius);
+    const __m128 vx = c->vx, vy = c->vy, inv_th = c->inv_th;
+    const __m128 rpx = _mm_sub_ps(bpx, c->px), rpy = _mm_sub_ps(bpy, c->py); /* rel_pos */
+    const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy);       /* rel_vel */
+    const __m128 dist_sq = _mm_add_ps(_mm_mul_ps(rpx, rpx), _mm_mul_ps(rpy, rpy));
+    const __m128 cr = _mm_add_ps(c->rad, brad);
+    const __m128 crs = _mm_mul_ps(cr, cr);
+    /* colliding pairs (lane bits): their lines from agent_lines */
+    const unsigned coll = ~(unsigned)_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) & 15u & ~none;
+    const __m128 wx = _mm_sub_ps(rvx, _mm_mul_ps(inv_th, rpx)), wy = _mm_sub_ps(rvy, _mm_mul_ps(inv_th, rpy));
+    const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
+    const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
+    const __m128 cut = _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
+    const int cuts = _mm_movemask_ps(cut);
+    __m128 dx, dy, ux, uy;
+    if (cuts != 0) { /* cut-off circle */
+        const __m128 wl = _mm_sqrt_ps(wls);
+        const __m128 winv = _mm_div_ps(one, wl);
+        const __m128 uwx = _mm_mul_ps(wx, winv), uwy = _mm_mul_ps(wy, winv);
+        const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
+        dx = uwy, dy = _mm_xor_ps(sign, uwx);
+        ux = _mm_mul_ps(sc, uwx), uy = _mm_mul_ps(sc, uwy);
+    }
+    if (cuts != 15) { /* legs */
+        const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
+        __m128 margin = zero;
+        /* keeps_right(): a share below 1, near, velocities and preferred
+         * velocities each within the stream's angle, not both moving away
+         * along rel_pos (the terms ANDed, the first two first: most pairs
+         * are not near) */
+        const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
+        __m128 on = zero;
+        if (c->keep_right) on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
+        if (c->keep_right && _mm_movemask_ps(on)) {
+            __m128 bfy;
+            const __m128 bfx = gather_x(w->pref, j, &bfy);
+            const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
+            const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+            const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
+            const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
+            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
+            const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
+            const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
+            on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
+            if (_mm_movemask_ps(on))
+                margin = _mm_and_ps(on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
+        }
+        const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), margin);
+        const __m128 dinv = _mm_div_ps(one, dist_sq);
+        const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
+        const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
+        const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
+        const __m128 ry =
+            _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
+        const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
+        const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
+        const __m128 lux = _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx), luy = _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy);
+        if (cuts == 0) {
+            dx = gx, dy = gy, ux = lux, uy = luy;
+        } else {
+            dx = select_ps(cut, dx, gx), dy = select_ps(cut, dy, gy);
+            ux = select_ps(cut, ux, lux), uy = select_ps(cut, uy, luy);
+        }
+    }
+    /* the line: direction d, point = velocity + share u */
+    __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(share, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(share, uy)), r2 = dx, r3 = dy;
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
+    if ((coll | none) == 0) {
+        _mm_storeu_ps(&out[0].point.x, r0);
+        if (m > 1) _mm_storeu_ps(&out[1].point.x, r1);
+        if (m > 2) _mm_storeu_ps(&out[2].point.x, r2);
+        if (m > 3) _mm_storeu_ps(&out[3].point.x, r3);
+        return m;
+    }
+    orca_line r[4];
+    _mm_storeu_ps(&r[0].point.x, r0);
+    _mm_storeu_ps(&r[1].point.x, r1);
+    _mm_storeu_ps(&r[2].point.x, r2);
+    _mm_storeu_ps(&r[3].point.x, r3);
+    return lines_mixed(c, nb, m, coll, none, r, out);
+}
+
+/* keep_right: agent_lines' left_margin can be non-zero (a constant in
+ * each of the two copies, agent_lines4_keep and agent_lines4_plain) */
+LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                   orca_line *lines, const bool keep_right) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
-    const float radius = w->prm[ai].radius;
-    const float inv_th_s = 1.0f / rvo__min_time(w->prm[ai].time_horizon);
-    const __m128 px = _mm_set1_ps(position.x), py = _mm_set1_ps(position.y);
-    const __m128 vx = _mm_set1_ps(velocity.x), vy = _mm_set1_ps(velocity.y);
-    const __m128 rad = _mm_set1_ps(radius), inv_th = _mm_set1_ps(inv_th_s);
-    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
-    const __m128 sign = _mm_set1_ps(-0.0f);
+    lines4_ctx c;
+    c.w = w;
+    c.ai = ai;
+    c.dt = dt;
+    c.keep_right = keep_right;
+    c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
+    c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
+    c.rad = _mm_set1_ps(w->prm[ai].radius);
+    c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
+    if (keep_right) {
+        const rvo_vec2 pref = w->pref[ai];
+        const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
+        c.fx = _mm_set1_ps(pref.x), c.fy = _mm_set1_ps(pref.y);
+        c.cv = _mm_set1_ps(cos_sq * v2_abs_sq(velocity)), c.cf = _mm_set1_ps(cos_sq * v2_abs_sq(pref));
+    }
+    /* the flags, when some agent has one; every lane's when this one has */
+    const uint8_t *uneven = w->n_uneven > 0 ? w->uneven : NULL;
+    const bool self_uneven = uneven && uneven[ai];
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; k += 4) {
         const int32_t m = nn - k < 4 ? nn - k : 4;
@@ -483,63 +643,31 @@ static int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neig
         } else {
             for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
         }
-        __m128 bpy, bvy;
-        const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
-        const __m128 brad = _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius,
-                                       w->prm[j[0]].radius);
-        const __m128 rpx = _mm_sub_ps(bpx, px), rpy = _mm_sub_ps(bpy, py); /* rel_pos */
-        const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy); /* rel_vel */
-        const __m128 dist_sq = _mm_add_ps(_mm_mul_ps(rpx, rpx), _mm_mul_ps(rpy, rpy));
-        const __m128 cr = _mm_add_ps(rad, brad);
-        const __m128 crs = _mm_mul_ps(cr, cr);
-        if (_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) != 15) { /* a collision: the scalar code */
-            nl += agent_lines(w, ai, dt, nb + k, m, lines + nl);
+        if (!uneven || !(self_uneven || (uneven[j[0]] | uneven[j[1]] | uneven[j[2]] | uneven[j[3]]))) {
+            nl += lines_block4(&c, nb + k, j, m, _mm_set1_ps(0.5f), 0, lines + nl);
             continue;
         }
-        const __m128 wx = _mm_sub_ps(rvx, _mm_mul_ps(inv_th, rpx)), wy = _mm_sub_ps(rvy, _mm_mul_ps(inv_th, rpy));
-        const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
-        const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
-        const __m128 cut = _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
-        const int cuts = _mm_movemask_ps(cut);
-        __m128 dx, dy, ux, uy;
-        if (cuts != 0) { /* cut-off circle */
-            const __m128 wl = _mm_sqrt_ps(wls);
-            const __m128 winv = _mm_div_ps(one, wl);
-            const __m128 uwx = _mm_mul_ps(wx, winv), uwy = _mm_mul_ps(wy, winv);
-            const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
-            dx = uwy, dy = _mm_xor_ps(sign, uwx);
-            ux = _mm_mul_ps(sc, uwx), uy = _mm_mul_ps(sc, uwy);
-        }
-        if (cuts != 15) { /* legs */
-            const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
-            const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), zero);
-            const __m128 dinv = _mm_div_ps(one, dist_sq);
-            const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
-            const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
-            const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
-            const __m128 ry =
-                _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
-            const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
-            const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
-            const __m128 lux = _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx), luy = _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy);
-            if (cuts == 0) {
-                dx = gx, dy = gy, ux = lux, uy = luy;
-            } else {
-                dx = select_ps(cut, dx, gx), dy = select_ps(cut, dy, gy);
-                ux = select_ps(cut, ux, lux), uy = select_ps(cut, uy, luy);
+        /* line_share for the flagged pairs */
+        float sh[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+        unsigned none = 0;
+        for (int32_t l = 0; l < m; ++l)
+            if (self_uneven || uneven[j[l]]) {
+                sh[l] = line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
+                if (sh[l] == 0.0f) none |= 1u << l;
             }
-        }
-        /* the line: direction d, point = velocity + 0.5 u */
-        __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(half, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(half, uy)), r2 = dx, r3 = dy;
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
-        orca_line *o = lines + nl;
-        _mm_storeu_ps(&o[0].point.x, r0);
-        if (m > 1) _mm_storeu_ps(&o[1].point.x, r1);
-        if (m > 2) _mm_storeu_ps(&o[2].point.x, r2);
-        if (m > 3) _mm_storeu_ps(&o[3].point.x, r3);
-        nl += m;
+        nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);
     }
     return nl;
+}
+
+static int32_t agent_lines4_keep(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                 orca_line *lines) {
+    return agent_lines4(w, ai, dt, nb, nn, lines, true);
+}
+
+static int32_t agent_lines4_plain(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
+                                  orca_line *lines) {
+    return agent_lines4(w, ai, dt, nb, nn, lines, false);
 }
 #endif
 
@@ -552,11 +680,11 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
 #if defined(__SSE2__)
-    /* the 4-wide path where agent_lines' share is 0.5 and its left_margin 0 */
-    if (w->equal_shares && (w->rvo2_compat || !w->strict_overlap))
-        return nol + agent_lines4(w, i, dt, s->agents, nn, s->lines + nol);
-#endif
+    if (w->strict_overlap && !w->rvo2_compat) return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
+    return nol + agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
+#else
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+#endif
 }
 
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {

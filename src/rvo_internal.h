@@ -284,6 +284,12 @@ struct rvo_world {
     float stall_progress, stall_min_time;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares; /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
+    /* rvo__update_shares, caches: per agent, can a pair with it split other
+     * than 50/50 (RVO_UNEVEN_*: locked, another weight or a group filter;
+     * with strict overlap idle or stalled)? A pair of two agents without
+     * a flag splits 50/50 and neither gives way. n_uneven: flagged agents. */
+    uint8_t *uneven;
+    int32_t uneven_cap, n_uneven;
     bool ever_solved;
 
     /* solver (rvo_world_set_solver); zero-initialised = ORCA */
@@ -418,8 +424,16 @@ typedef void edge_visit_fn(void *ctx, int32_t edge);
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx);
 
-/* solve.c: sets equal_shares before ORCA lines are built. */
-void rvo__update_shares(rvo_world *w);
+/* The flags of w->uneven: rvo__share's and rvo__gives_way's tests, each
+ * with the same operands. */
+#define RVO_UNEVEN_PARAMS 1u  /* locked, a weight other than agent 0's, a mask or groups that can filter */
+#define RVO_UNEVEN_IDLE 2u    /* strict overlap: idle */
+#define RVO_UNEVEN_STALLED 4u /* strict overlap: stalled */
+#define RVO_UNEVEN_LONG 8u    /* strict overlap: stalled, RVO_LONG_STALL times the threshold */
+
+/* solve.c: sets equal_shares and uneven before ORCA lines are built;
+ * false when out of memory. */
+bool rvo__update_shares(rvo_world *w);
 
 /* orca.c */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);

@@ -332,6 +332,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);
     FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
+    FREE_ARRAY(w->uneven, w->uneven_cap);
     rvo__slot_free(w, &w->agent_slots);
     rvo__agent_grid_free(w);
     rvo__obstacles_free(w);
