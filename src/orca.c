@@ -366,15 +366,16 @@ static inline float line_share(const rvo_world *w, int32_t ai, int32_t bi) {
 
 /* line_share from the flags ua, ub of the pair (w->uneven, not both 0),
  * rvo__gives_way's steps for two agents of the common weight, above 0,
- * unlocked and unfiltered: an idle one gives way to a moving one; else,
- * with a stalled one among them that wants the opposite way: of one
- * stalled, a long-stalled one gets way, of two (rare) rvo__gives_way
- * decides; else neither gives way. */
+ * unlocked and unfiltered: an idle one gives way to a moving one; else, of
+ * two stalled ones (rare) rvo__gives_way decides; of one stalled that
+ * wants the opposite way, a long-stalled one gets way; else neither gives
+ * way. */
 static inline float line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
     if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return line_share(w, ai, bi);
     if ((ua ^ ub) & RVO_UNEVEN_IDLE) return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
-    if (!((ua | ub) & RVO_UNEVEN_STALLED) || !(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
-    if (ua & ub & RVO_UNEVEN_STALLED) return line_share(w, ai, bi);
+    if (!((ua | ub) & RVO_UNEVEN_STALLED)) return 0.5f;
+    if (ua & ub & RVO_UNEVEN_STALLED) return line_share(w, ai, bi); /* (also when not opposite: a ring jam) */
+    if (!(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
     if (ub & RVO_UNEVEN_LONG) return 1.0f; /* (ub & RVO_UNEVEN_LONG: b is the stalled one) */
     if (ua & RVO_UNEVEN_LONG) return 0.0f;
     return 0.5f;
