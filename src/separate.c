@@ -340,7 +340,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 2, arrays, elems)) return false;
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
-    c->hit = w->sep_active + 3 * (size_t)n;
+    c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL; /* (soft mode: no sep_active) */
     /* no pair to look at yet, this pass or the next */
     if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n), memset(c->hit, 0, (size_t)n);
     const int32_t cand_cap = w->sep_cand_cap, nt = w->threads;
