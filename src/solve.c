@@ -345,8 +345,8 @@ bool rvo__update_shares(rvo_world *w) {
         unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
         if (gives) {
             const float s = stall[i];
-            u |= (v2_abs_sq(pref[i]) <= sqrf(RVO_IDLE_SPEED * a->max_speed)) * RVO_UNEVEN_IDLE;
-            const unsigned stalled = (s > 0.0f) & (s >= t);
+            u |= rvo__idle(pref[i], a) * RVO_UNEVEN_IDLE;
+            const unsigned stalled = rvo__stalled(s, t);
             u |= stalled * RVO_UNEVEN_STALLED | (stalled & (s >= t_long)) * RVO_UNEVEN_LONG;
         }
         uneven[i] = (uint8_t)u;

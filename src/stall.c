@@ -4,9 +4,9 @@
  * overlap resolution's correction), so an agent held in place by a crowd
  * stalls even though the solver keeps asking it to move. Scripts poll the
  * stalled agents in bulk and escalate (lua/rvo/unstick.lua). With strict
- * overlap (the default), stalled agents that want opposite ways take turns
- * and a long-stalled one gets way (rvo__gives_way, rvo_internal.h): the
- * threshold also decides when. */
+ * overlap (the default), stalled agents that want opposite ways, or each
+ * where the other stands, take turns and a long-stalled one gets way
+ * (rvo__gives_way, rvo_internal.h): the threshold also decides when. */
 #include "rvo_internal.h"
 
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
