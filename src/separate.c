@@ -341,8 +341,9 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
     c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL; /* (soft mode: no sep_active) */
-    /* no pair to look at yet, this pass or the next */
-    if (c->pairs) memset(w->sep_active, 0, 2 * (size_t)n), memset(c->hit, 0, (size_t)n);
+    /* no pair to look at in the next pass yet (this pass's marks come from
+     * the hits, below) */
+    if (c->pairs) memset(w->sep_active + n, 0, (size_t)n), memset(c->hit, 0, (size_t)n);
     const int32_t cand_cap = w->sep_cand_cap, nt = w->threads;
     c->half = cand_cap / 2;
     atomic_init(&c->bad, false);
@@ -367,8 +368,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         const int32_t used = atomic_load(&c->used), room = cand_cap - c->half;
         cursor tail = {c->half + (used < room ? used : room), w->sep_cand_cap, false}; /* after every list */
         if (c->pairs) {
-            memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n);
-            memset(w->sep_active, 0, 2 * (size_t)n); /* (a skipped range set none) */
+            memcpy(w->sep_before, w->pos, sizeof *w->pos * (size_t)n); /* (a skipped range set none) */
             memset(w->sep_active + 2 * (size_t)n, 1, (size_t)n);
         }
         for (int32_t t = 0; t < n; ++t)
