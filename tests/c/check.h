@@ -4,7 +4,14 @@
 #define RVO_CHECK_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "rvo.h"
+
+/* FNV-1a over the bits of every agent's position and velocity: equal
+ * hashes mean bit-identical worlds (the thread-determinism tests). */
+uint64_t check_hash_world(const rvo_world *w);
 
 extern int check_failures;
 extern int check_count;

@@ -88,20 +88,6 @@ static void finish(void *task, void *user) {
 
 /* ---- a crossing with obstacles, hashed --------------------------------------- */
 
-static uint64_t hash_world(const rvo_world *w) {
-    const int32_t n = rvo_world_agent_count(w);
-    const float *p = rvo_world_positions_view(w), *v = rvo_world_velocities_view(w);
-    uint64_t h = 1469598103934665603ull;
-    for (int32_t k = 0; k < 2 * n; ++k) {
-        uint32_t a, b;
-        memcpy(&a, &p[k], 4);
-        memcpy(&b, &v[k], 4);
-        h = (h ^ a) * 1099511628211ull;
-        h = (h ^ b) * 1099511628211ull;
-    }
-    return h;
-}
-
 typedef struct counter {
     long calls;
 } counter;
@@ -182,7 +168,7 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
         CHECK(rvo_world_step(w, 0) == RVO_OK);
     }
     if (step_allocs) *step_allocs = c.calls - before;
-    const uint64_t hash = hash_world(w);
+    const uint64_t hash = check_hash_world(w);
     rvo_world_destroy(w);
     free(goal);
     free(pref);
