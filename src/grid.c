@@ -98,6 +98,7 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     for (int32_t k = n; k < n + GRID_PAD; ++k) g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
     g->max_radius = 0.0f;
+    g->slack = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         if (w->prm[i].radius > g->max_radius) g->max_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
@@ -117,6 +118,21 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     g->start[0] = 0;
     g->valid = true;
     return true;
+}
+
+void rvo__grid_refile(rvo_world *w, int32_t begin, int32_t end, scratch *s) {
+    agent_grid *g = &w->grid;
+    float slack = s->slack;
+    for (int32_t i = begin; i < end; ++i) {
+        const int32_t t = g->slot_of[i];
+        const rvo_vec2 p = w->pos[i], q = g->item_pos[t];
+        if (p.x == q.x && p.y == q.y) continue;
+        const float dx = fabsf(p.x - q.x), dy = fabsf(p.y - q.y);
+        slack = dx > slack ? dx : slack;
+        slack = dy > slack ? dy : slack;
+        g->item_pos[t] = p;
+    }
+    s->slack = slack;
 }
 
 void rvo__agent_grid_free(rvo_world *w) {
@@ -202,7 +218,7 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
  * around the range circle are visited row by row from p's row outwards (a
  * row's cells are one contiguous span of items); rows beyond the range,
  * once it has shrunk, are skipped. Bounds are padded so that rounding never
- * drops a cell. */
+ * drops a cell, and by the grid's slack for agents filed where they were. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -211,7 +227,7 @@ static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, flo
     const agent_grid *g = &w->grid;
     if (k <= 0 || w->count == 0) return 0;
     int32_t n = 0;
-    const float pad = g->cell * (1.0f / 1024.0f);
+    const float pad = g->cell * (1.0f / 1024.0f) + g->slack;
     const float reach = sqrtf(range_sq) + pad;
     const int32_t x0 = cell_coord(p.x - reach, g->ox, g->inv_cell, g->nx);
     const int32_t x1 = cell_coord(p.x + reach, g->ox, g->inv_cell, g->nx);

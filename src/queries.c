@@ -39,12 +39,13 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
     const agent_grid *g = &w->grid;
     const rvo_vec2 p = v2(x, y);
     const float r_sq = r * r;
+    const float rs = r + g->slack; /* agents may be filed up to slack away */
     /* Collect into the first worker's neighbour buffer, grown as needed. */
     scratch *s = &w->scratch[0];
     int32_t n = 0;
     if (w->count > 0) {
-        const float fx0 = (x - r - g->ox) * g->inv_cell, fx1 = (x + r - g->ox) * g->inv_cell;
-        const float fy0 = (y - r - g->oy) * g->inv_cell, fy1 = (y + r - g->oy) * g->inv_cell;
+        const float fx0 = (x - rs - g->ox) * g->inv_cell, fx1 = (x + rs - g->ox) * g->inv_cell;
+        const float fy0 = (y - rs - g->oy) * g->inv_cell, fy1 = (y + rs - g->oy) * g->inv_cell;
         const int32_t cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
         const int32_t cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
         const int32_t cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
@@ -250,7 +251,7 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
     ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};
     memset(hit, 0, sizeof *hit);
     const double ex = x + q.dx * max_dist, ey = y + q.dy * max_dist;
-    const float pad = clearance + w->grid.max_radius;
+    const float pad = clearance + w->grid.max_radius + w->grid.slack; /* (slack: agents filed where they were) */
     const float bx0 = (float)(x < ex ? x : ex) - pad, bx1 = (float)(x < ex ? ex : x) + pad;
     const float by0 = (float)(y < ey ? y : ey) - pad, by1 = (float)(y < ey ? ey : y) + pad;
     rvo__edge_grid_visit(w, &w->scratch[0], bx0, by0, bx1, by1, visit_ray_edge, &q);

@@ -197,6 +197,11 @@ typedef struct agent_grid {
     int32_t items_cap, start_cap;
     int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
     float max_radius;   /* largest agent radius at build time */
+    /* Agents may stand up to this far (per axis) from the cells they are
+     * filed in: the overlap pass's grid serves the next solve, with
+     * item_pos refreshed after the passes (rvo__grid_refile). Searches
+     * widen their boxes by it. */
+    float slack;
     bool valid;
 } agent_grid;
 
@@ -237,6 +242,7 @@ typedef struct scratch {
     int32_t stamp_cap;
     rvo_vec2 *spans; /* solver_ue.c: blocked (lo, hi) per cone and edge */
     int32_t spans_cap;
+    float slack; /* rvo__grid_refile: this worker's largest distance from an agent's cell */
 } scratch;
 
 typedef struct thread_pool thread_pool;
@@ -424,6 +430,9 @@ bool rvo__agent_grid_build(rvo_world *w);
 /* overlap: cells sized for the overlap pass's candidates (separate.c) */
 bool rvo__agent_grid_build_for(rvo_world *w, bool overlap);
 void rvo__agent_grid_free(rvo_world *w);
+/* Agents [begin, end) moved since the build: their item_pos follows them,
+ * and s->slack grows to the farthest one's distance from its cell. */
+void rvo__grid_refile(rvo_world *w, int32_t begin, int32_t end, scratch *s);
 /* k nearest agents of agent i as RVO2 selects them; returns the count. */
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);
 bool rvo__edge_grid_build(rvo_world *w);
@@ -490,7 +499,9 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
 /* separate.c: pushes overlapping agents apart after an integrate of dt;
  * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
  * not run every agent once. */
-rvo_status rvo__separate(rvo_world *w, float dt);
+/* *gridded: it left w->grid filed with the current agents (for
+ * rvo__grid_refile). */
+rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded);
 /* tests: the strict passes look at every pair and push every agent out in
  * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
  * Process-wide; set it only while no world steps. */

@@ -212,11 +212,11 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     }
     const rvo_vec2 p = w->pos[i];
     const float reach = 1.6f * (me->radius + g->max_radius); /* >= every pair's 1.6 (r_i + r_j) */
-    const float reach_sq = reach * reach;
-    const int32_t cx0 = cell_clamp((p.x - reach - g->ox) * g->inv_cell, g->nx);
-    const int32_t cx1 = cell_clamp((p.x + reach - g->ox) * g->inv_cell, g->nx);
-    const int32_t cy0 = cell_clamp((p.y - reach - g->oy) * g->inv_cell, g->ny);
-    const int32_t cy1 = cell_clamp((p.y + reach - g->oy) * g->inv_cell, g->ny);
+    const float reach_sq = reach * reach, box = reach + g->slack; /* (slack: 0 on a fresh grid) */
+    const int32_t cx0 = cell_clamp((p.x - box - g->ox) * g->inv_cell, g->nx);
+    const int32_t cx1 = cell_clamp((p.x + box - g->ox) * g->inv_cell, g->nx);
+    const int32_t cy0 = cell_clamp((p.y - box - g->oy) * g->inv_cell, g->ny);
+    const int32_t cy1 = cell_clamp((p.y + box - g->oy) * g->inv_cell, g->ny);
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
     uint8_t hit = 0;                  /* a pair of i's overlaps now */
@@ -553,12 +553,14 @@ static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p)
     }
 }
 
-rvo_status rvo__separate(rvo_world *w, float dt) {
+rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
+    *gridded = false;
     if (w->rvo2_compat || w->count == 0) return RVO_OK;
     /* grid of the integrated positions; strict lists are sorted, so their
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
     if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
+    *gridded = true;
 
     sep_ctx c;
     c.w = w;

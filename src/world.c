@@ -375,6 +375,7 @@ rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
 typedef struct integrate_ctx {
     rvo_world *w;
     float dt;
+    bool refile; /* the overlap pass's grid is to serve the next solve */
 } integrate_ctx;
 
 static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
@@ -396,6 +397,7 @@ static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
         for (int32_t i = begin; i < end; ++i) /* issue 8: pushed apart at the border, still inside */
             w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    if (c->refile) rvo__grid_refile(w, begin, end, &w->scratch[worker]);
     rvo__stall_update(w, c->dt, begin, end); /* stall events */
 }
 
@@ -404,15 +406,25 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
-    integrate_ctx c = {w, dt};
+    integrate_ctx c = {w, dt, false};
     rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, move_range, &c);
     w->solved = false;
     w->grid.valid = false;
-    const rvo_status sep = rvo__separate(w, dt);
+    const rvo_status sep = rvo__separate(w, dt, &c.refile);
     if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
     if (sep != RVO_OK)
         return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
+    /* The overlap pass built a grid of the moved agents (one grid build per
+     * step, not two): refreshed where the passes moved them, it serves the
+     * next solve, exact with its slack. */
+    for (int32_t k = 0; k < w->threads; ++k) w->scratch[k].slack = 0.0f;
     rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, finish_range, &c);
+    if (c.refile) {
+        float slack = 0.0f;
+        for (int32_t k = 0; k < w->threads; ++k) slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;
+        w->grid.slack += slack;
+        w->grid.valid = true;
+    }
     rvo__ok(w);
     return RVO_OK;
 }

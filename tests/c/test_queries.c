@@ -1,8 +1,84 @@
 /* Queries: neighbours as ORCA picks them, agents in a radius, line of sight. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "check.h"
 #include "rvo.h"
 
+typedef struct near {
+    float d;
+    rvo_agent_id id;
+} near;
+
+static int cmp_near(const void *a, const void *b) {
+    const near *x = a, *y = b;
+    if (x->d != y->d) return x->d < y->d ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* A step's overlap pass leaves its grid to the next solve, agents filed
+ * where they stood before it pushed them (the grid's slack): every search
+ * must still find exactly what a search of every agent finds. A packed
+ * crowd pushes agents across cells. */
+static void searches_after_pushes(void) {
+    enum { N = 600, K = 7 };
+    rvo_world_def wd = rvo_default_world_def();
+    wd.agent.radius = 1.0f;
+    wd.agent.max_neighbors = K;
+    wd.agent.neighbor_dist = 4.0f;
+    rvo_world *w = rvo_world_create(&wd);
+    rvo_agent_id *ids = malloc(sizeof *ids * N);
+    float *xy = malloc(sizeof *xy * 2 * N);
+    near *all = malloc(sizeof *all * N);
+    unsigned seed = 7;
+    for (int i = 0; i < N; ++i) {
+        seed = seed * 1103515245u + 12345u;
+        const float x = (float)((seed >> 8) % 4000) * 0.01f;
+        seed = seed * 1103515245u + 12345u;
+        const float y = (float)((seed >> 8) % 4000) * 0.01f;
+        ids[i] = rvo_world_add_agent(w, x, y, NULL); /* about 1.5 agents per radius-1 disc: overlaps */
+        rvo_agent_set_pref_velocity(w, ids[i], 20.0f - x, 20.0f - y);
+    }
+    rvo_agent_id out[N];
+    int radius_bad = 0, knn_bad = 0;
+    for (int step = 0; step < 4; ++step) {
+        CHECK(rvo_world_step(w, 0.25f) == RVO_OK);
+        CHECK(rvo_world_get_positions(w, xy, N) == N);
+        for (int q = 0; q < 40; ++q) { /* radius queries around agents and between them */
+            const float px = xy[2 * (q * 13)] + 0.3f * (float)(q % 3), py = xy[2 * (q * 13) + 1] - 0.2f;
+            const float r = 0.5f + 0.25f * (float)(q % 9);
+            int n = 0;
+            for (int j = 0; j < N; ++j) {
+                const float dx = xy[2 * j] - px, dy = xy[2 * j + 1] - py;
+                if (dx * dx + dy * dy <= r * r) all[n++].id = ids[j];
+            }
+            radius_bad += rvo_world_query_radius(w, px, py, r, out, N) != n;
+        }
+        for (int i = 0; i < N; i += 5) { /* neighbours as the solve picks them */
+            int n = 0;
+            for (int j = 0; j < N; ++j) {
+                const float dx = xy[2 * i] - xy[2 * j], dy = xy[2 * i + 1] - xy[2 * j + 1];
+                const float d = dx * dx + dy * dy;
+                if (j != i && d < 16.0f) all[n++] = (near){d, ids[j]};
+            }
+            qsort(all, (size_t)n, sizeof *all, cmp_near);
+            if (n > K) n = K;
+            const int32_t got = rvo_world_query_neighbors(w, ids[i], out, N);
+            bool same = got == n;
+            for (int k = 0; same && k < n; ++k) same = out[k] == all[k].id;
+            knn_bad += !same;
+        }
+    }
+    CHECK(radius_bad == 0);
+    CHECK(knn_bad == 0);
+    free(all);
+    free(xy);
+    free(ids);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
+    searches_after_pushes();
     rvo_world_def wd = rvo_default_world_def();
     wd.agent.max_neighbors = 3;
     wd.agent.neighbor_dist = 5;
