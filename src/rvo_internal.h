@@ -498,9 +498,8 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
 
 /* separate.c: pushes overlapping agents apart after an integrate of dt;
  * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
- * not run every agent once. */
-/* *gridded: it left w->grid filed with the current agents (for
- * rvo__grid_refile). */
+ * not run every agent once. *gridded: it left w->grid filed with the
+ * current agents (for rvo__grid_refile). */
 rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded);
 /* tests: the strict passes look at every pair and push every agent out in
  * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
