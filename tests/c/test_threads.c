@@ -175,6 +175,16 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
     return hash;
 }
 
+/* A two-thread world whose loops run through host h. */
+static rvo_world *hosted_world(host *h) {
+    rvo_world_def d = rvo_default_world_def();
+    d.threads = 2;
+    d.enqueue_task = enqueue;
+    d.finish_task = finish;
+    d.task_user = h;
+    return rvo_world_create(&d);
+}
+
 int main(void) {
     /* The def's task fields: both or neither. */
     rvo_world_def wd = rvo_default_world_def();
@@ -242,12 +252,7 @@ int main(void) {
     /* A host that breaks the contract gets an error, not a crash. */
     for (int mode = 3; mode <= 4; ++mode) {
         host bad = {mode, 2, 0, 0, 0, 0};
-        rvo_world_def d = rvo_default_world_def();
-        d.threads = 2;
-        d.enqueue_task = enqueue;
-        d.finish_task = finish;
-        d.task_user = &bad;
-        rvo_world *w = rvo_world_create(&d);
+        rvo_world *w = hosted_world(&bad);
         for (int i = 0; i < 10; ++i) rvo_world_add_agent(w, (float)i * 3.0f, 0.0f, NULL);
         CHECK(rvo_world_solve(w, 0.1f) == RVO_ERR_INVALID_ARGUMENT);
         CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);
@@ -261,12 +266,7 @@ int main(void) {
      * pass's later loops: integrate reports it (the solve cannot see it). */
     {
         host bad = {6, 2, 0, 0, 0, 0};
-        rvo_world_def d = rvo_default_world_def();
-        d.threads = 2;
-        d.enqueue_task = enqueue;
-        d.finish_task = finish;
-        d.task_user = &bad;
-        rvo_world *w = rvo_world_create(&d);
+        rvo_world *w = hosted_world(&bad);
         const float box[] = {10, 10, 12, 10, 12, 12, 10, 12}; /* the obstacle push-out is a loop of its own */
         rvo_world_add_obstacle(w, box, 4, true);
         for (int i = 0; i < 40; ++i) rvo_world_add_agent(w, (float)(i % 8) * 0.5f, (float)(i / 8) * 0.5f, NULL);
