@@ -1,7 +1,7 @@
 /* Debug view: the ORCA half-planes of one agent, for drawing (the LÖVE
  * demo's selected agent). Built by the same code as the solve
  * (rvo__orca_lines), from the current state. */
-#include "rvo_internal.h"
+#include "give_way.h"
 
 int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
                                    int32_t *num_obstacle) {

@@ -1,6 +1,6 @@
 /* ORCA for one agent, computed as RVO2 computes it (same operations in the
  * same order, in float), plus guards where RVO2 would divide by zero. */
-#include "rvo_internal.h"
+#include "give_way.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -356,29 +356,18 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
            same_way(w->pref[a], w->pref[b]);
 }
 
-/* Agent ai's share of the pair's correction (RVO2: 0.5); strict overlap:
- * all of it when it gives way, none when the other does. */
-static inline float line_share(const rvo_world *w, int32_t ai, int32_t bi) {
-    if (w->equal_shares) return 0.5f;
-    const int gives = rvo__gives_way(w, ai, bi);
-    return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
-}
-
-/* line_share from the flags ua, ub of the pair (w->uneven, not both 0),
- * rvo__gives_way's steps for two agents of the common weight, above 0,
- * unlocked and unfiltered: an idle one gives way to a moving one; else, of
- * two stalled ones (rare) rvo__gives_way decides; of one stalled that
- * wants the opposite way, a long-stalled one gets way; else neither gives
- * way. */
-static inline float line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
-    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return line_share(w, ai, bi);
-    if ((ua ^ ub) & RVO_UNEVEN_IDLE) return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
-    if (!((ua | ub) & RVO_UNEVEN_STALLED)) return 0.5f;
-    if (ua & ub & RVO_UNEVEN_STALLED) return line_share(w, ai, bi); /* (also when not opposite: a ring jam) */
-    if (!(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
-    if (ub & RVO_UNEVEN_LONG) return 1.0f; /* (ub & RVO_UNEVEN_LONG: b is the stalled one) */
-    if (ua & RVO_UNEVEN_LONG) return 0.0f;
-    return 0.5f;
+/* Strict overlap: two agents that want opposite ways, closing on each
+ * other within asin(RVO_HEAD_ON_SIN) of the line between them, avoid by a
+ * leg of the velocity obstacle even where RVO2 projects on the cut-off
+ * circle: the cut-off line only slows them, so an exactly head-on pair
+ * braked to a stand, touching, and never passed (issue 16). The leg line
+ * is a tangent of the whole cone, so it stays safe; both of a pair pick
+ * the same side (rvo_internal.h's keep-right note). */
+static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv, float dist_sq,
+                           float w_length_sq) {
+    const float det = v2_det(rel_pos, wv);
+    return det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq &&
+           v2_dot(w->pref[a], w->pref[b]) < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f);
 }
 
 /* (not inlined: agent_lines4's slow path) */
@@ -388,10 +377,11 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
     const float inv_th = 1.0f / rvo__min_time(me->time_horizon);
+    const bool strict = w->strict_overlap && !w->rvo2_compat;
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t bi = nb[k].index;
-        const float share = line_share(w, ai, bi);
+        const float share = rvo__line_share(w, ai, bi);
         /* Share 0 (weight 0 against a movable agent, or the other gives
          * way): it does not yield, the other treats it as a moving
          * obstacle, so it gets no line at all (a line through its own
@@ -410,7 +400,8 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
             const rvo_vec2 wv = v2_sub(rel_vel, v2_scale(inv_th, rel_pos));
             const float w_length_sq = v2_abs_sq(wv);
             const float dot1 = v2_dot(wv, rel_pos);
-            if (dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq) {
+            if (dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq &&
+                !(strict && head_on(w, ai, bi, rel_pos, wv, dist_sq, w_length_sq))) {
                 /* Project on the cut-off circle. */
                 const float w_length = sqrtf(w_length_sq);
                 const rvo_vec2 unit_w = v2_div(wv, w_length);
@@ -537,7 +528,7 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     const __m128 cr = _mm_add_ps(c->rad, brad);
     const __m128 crs = _mm_mul_ps(cr, cr);
     /* colliding pairs (lane bits): their lines from agent_lines */
-    const unsigned coll = ~(unsigned)_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) & 15u & ~none;
+    unsigned coll = ~(unsigned)_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) & 15u & ~none;
     const __m128 wx = _mm_sub_ps(rvx, _mm_mul_ps(inv_th, rpx)), wy = _mm_sub_ps(rvy, _mm_mul_ps(inv_th, rpy));
     const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
     const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
@@ -551,6 +542,20 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         const __m128 sc = _mm_sub_ps(_mm_mul_ps(cr, inv_th), wl);
         dx = uwy, dy = _mm_xor_ps(sign, uwx);
         ux = _mm_mul_ps(sc, uwx), uy = _mm_mul_ps(sc, uwy);
+        if (c->keep_right) { /* head_on(): those lanes from agent_lines (rare) */
+            const __m128 det = _mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx));
+            const __m128 k2 = _mm_set1_ps(RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN);
+            const __m128 near = _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
+            if (_mm_movemask_ps(near)) {
+                __m128 bfy;
+                const __m128 bfx = gather_x(w->pref, j, &bfy);
+                const __m128 fx = _mm_set1_ps(w->pref[c->ai].x), fy = _mm_set1_ps(w->pref[c->ai].y);
+                const __m128 df = _mm_add_ps(_mm_mul_ps(fx, bfx), _mm_mul_ps(fy, bfy));
+                const __m128 stalled = _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
+                const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
+                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(near, any), _mm_cmplt_ps(df, zero))) & ((1u << m) - 1u) & ~none;
+            }
+        }
     }
     if (cuts != 15) { /* legs */
         const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
@@ -653,7 +658,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         unsigned none = 0;
         for (int32_t l = 0; l < m; ++l)
             if (self_uneven || uneven[j[l]]) {
-                sh[l] = line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
+                sh[l] = rvo__line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
                 if (sh[l] == 0.0f) none |= 1u << l;
             }
         nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);

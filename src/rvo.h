@@ -201,6 +201,13 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    ones (rvo_world_stalled's threshold) one gives way as above (the
  *    higher weight, or a hash of the two ids), and an agent stalled for ten
  *    times the threshold gets way from moving ones;
+ *  - but a hemmed-in agent gives way to nobody: an idle one that touches
+ *    another idle one or two agents, a jam's loser that touches three (a
+ *    group sent to a point too small for it comes to rest instead of
+ *    churning: giving way there only shoved the crowd around);
+ *  - two agents that want opposite ways and close head-on (within about 1
+ *    degree) while one is slowed avoid by a leg of the velocity obstacle,
+ *    not by braking: they pass sideways instead of stopping nose to nose;
  *  - a stream keeps right: neighbours moving the same way (velocities and
  *    preferred velocities within about 26 degrees, nearer than 2.5 radius
  *    sums) take the right leg of each other's velocity obstacle, so a dense

@@ -48,7 +48,12 @@
 #ifndef RVO_KEEP_RIGHT_COS /* -D to tune */
 #define RVO_KEEP_RIGHT_COS 0.9f
 #endif
-/* Giving way (strict overlap, rvo__gives_way): an agent is idle while its
+/* Head-on pairs take a leg, not the cut-off circle (orca.c, head_on):
+ * sine of the widest angle off the line between them. */
+#ifndef RVO_HEAD_ON_SIN /* -D to tune */
+#define RVO_HEAD_ON_SIN 0.02f
+#endif
+/* Giving way (strict overlap, give_way.h): an agent is idle while its
  * preferred speed is at most RVO_IDLE_SPEED of its max speed; the agent
  * that gives way takes the whole ORCA correction and RVO_GIVE_WAY_SHARE of
  * an overlap (not all of it: an agent pinched between two others must be
@@ -319,76 +324,6 @@ struct rvo_world {
     int err_arg;
 };
 
-/* Giving way's two per-agent tests (rvo__gives_way, and the flags of
- * rvo__update_shares, which must match it): idle, a preferred speed of at
- * most RVO_IDLE_SPEED of its max speed; stalled, a stall time s at the
- * world's threshold t (& rather than &&: no branch in the flag loop). */
-static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
-    return v2_abs_sq(pref) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
-}
-static inline bool rvo__stalled(float s, float t) { return (s > 0.0f) & (s >= t); }
-
-/* Strict overlap (issue 6): does agent i give way to j outright (1), j to i
- * (-1), or neither (0, shares by weight)? Only between two unlocked agents
- * that avoid each other, both with a weight above 0 (weight 0 never yields):
- *   - moving agents push idle ones: an idle agent gives way to a moving one
- *     whose weight is not above its own (a lower weight protects it);
- *   - jams break, between two agents that want opposite ways (preferred
- *     velocities more than 90 degrees apart) or, both stalled, that each
- *     want to go where the other stands (a ring of agents swapping sides):
- *     of two stalled ones (rvo_world_stalled) the one with the higher
- *     weight gives way, at equal weights a bit of a hash of the two ids
- *     decides; an agent stalled for RVO_LONG_STALL times the threshold gets
- *     way from one that wants the opposite way and is not stalled (of no
- *     greater weight).
- * Symmetric: rvo__gives_way(w, j, i) == -rvo__gives_way(w, i, j). Reads the
- * preferred velocities, parameters and stall times, fixed during a solve
- * and the overlap passes, and for two stalled agents their positions (the
- * same for both calls of a pair; it matters only between two weights above
- * 0, where rvo__share alone already decides whether a pair moves). */
-static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
-    if (!w->strict_overlap || w->rvo2_compat) return 0;
-    const agent_params *a = &w->prm[i], *b = &w->prm[j];
-    if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups)) return 0;
-    if (!(a->weight > 0.0f && b->weight > 0.0f)) return 0;
-    const rvo_vec2 pa = w->pref[i], pb = w->pref[j];
-    const bool idle_a = rvo__idle(pa, a), idle_b = rvo__idle(pb, b);
-    if (idle_a != idle_b) {
-        if (idle_a) return a->weight >= b->weight ? 1 : 0;
-        return b->weight >= a->weight ? -1 : 0;
-    }
-    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
-    const float sa = w->stall[i];
-    const bool stalled_a = rvo__stalled(sa, t);
-    if (!(v2_dot(pa, pb) < 0.0f)) {
-        /* not opposite ways: only two stalled agents that each want to go
-         * where the other stands (a symmetric jam: a ring of agents
-         * swapping sides, a four-way cross), not a queue */
-        if (!stalled_a || !rvo__stalled(w->stall[j], t)) return 0;
-        const rvo_vec2 rel = v2_sub(w->pos[j], w->pos[i]);
-        if (!(v2_dot(pa, rel) > 0.0f && v2_dot(pb, rel) < 0.0f)) return 0;
-    }
-    const float sb = w->stall[j];
-    const bool stalled_b = rvo__stalled(sb, t);
-    if (stalled_a != stalled_b) {
-        if (stalled_b && sb >= t_long) return a->weight >= b->weight ? 1 : 0;
-        if (stalled_a && sa >= t_long) return b->weight >= a->weight ? -1 : 0;
-        return 0;
-    }
-    if (stalled_a) {
-        if (a->weight != b->weight) return a->weight > b->weight ? 1 : -1;
-        const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
-        const rvo_agent_id hi = w->ids[i] < w->ids[j] ? w->ids[j] : w->ids[i];
-        uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull);
-        h ^= h >> 31;
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 29;
-        const bool lo_gives = (h & 1u) != 0;
-        return lo_gives == (w->ids[i] == lo) ? 1 : -1;
-    }
-    return 0;
-}
-
 /* world.c */
 void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);
 bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
@@ -441,17 +376,6 @@ void rvo__edge_grid_free(rvo_world *w);
 typedef void edge_visit_fn(void *ctx, int32_t edge);
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx);
-
-/* The flags of w->uneven: rvo__share's and rvo__gives_way's tests, each
- * with the same operands. */
-#define RVO_UNEVEN_PARAMS 1u  /* locked, a weight other than agent 0's, a mask or groups that can filter */
-#define RVO_UNEVEN_IDLE 2u    /* strict overlap: idle */
-#define RVO_UNEVEN_STALLED 4u /* strict overlap: stalled */
-#define RVO_UNEVEN_LONG 8u    /* strict overlap: stalled, RVO_LONG_STALL times the threshold */
-
-/* solve.c: sets equal_shares and uneven before ORCA lines are built;
- * false when out of memory. */
-bool rvo__update_shares(rvo_world *w);
 
 /* orca.c */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);

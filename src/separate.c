@@ -17,7 +17,7 @@
  * (each agent alone); the strict pairs are projected in index order on the
  * calling thread (Gauss-Seidel), skipping pairs that cannot change, so the
  * result is the same on any thread count. */
-#include "rvo_internal.h"
+#include "give_way.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -560,6 +560,8 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
     if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
+    /* who gives way, from the integrated positions (pair_share) */
+    if (w->strict_overlap && !rvo__update_shares(w)) return RVO_ERR_OUT_OF_MEMORY;
     *gridded = true;
 
     sep_ctx c;

@@ -2,7 +2,7 @@
  * that gives every agent its new velocity. Each agent writes only its own
  * slot and reads only the frozen state, so the result does not depend on
  * the thread count or on which worker takes which agent. */
-#include "rvo_internal.h"
+#include "give_way.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -311,50 +311,6 @@ bool rvo__prepare(rvo_world *w) {
     if (!w->grid.valid && !rvo__agent_grid_build(w)) return false;
     if (!w->egrid.valid && !rvo__edge_grid_build(w)) return false;
     return rvo__scratch_reserve(w);
-}
-
-/* Flags the agents a pair with which may split other than 50/50
- * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
- * group or mask that can make a pair one-sided, and with strict overlap
- * idle or stalled (RVO_UNEVEN_*). Between two
- * unflagged agents rvo__share is 0.5 and rvo__gives_way 0, so agent_lines4
- * (orca.c) takes every agent and block of neighbours without a flag, and
- * agent_lines skips the per-neighbour tests when no agent has one. */
-bool rvo__update_shares(rvo_world *w) {
-    const int32_t n = w->count;
-    if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven)) return false;
-    const bool gives = w->strict_overlap && !w->rvo2_compat;
-    const float weight = n > 0 ? w->prm[0].weight : 0.0f;
-    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
-    const agent_params *prm = w->prm;
-    if (!gives && w->n_filtering == 0) { /* usually no flag at all: look before writing them */
-        int32_t i = 0;
-        while (i < n && !prm[i].locked && prm[i].weight == weight) ++i;
-        if (i == n) {
-            w->n_uneven = 0;
-            w->equal_shares = true;
-            return true;
-        }
-    }
-    const rvo_vec2 *pref = w->pref;
-    const float *stall = w->stall;
-    uint8_t *uneven = w->uneven;
-    int32_t count = 0;
-    for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
-        const agent_params *a = &prm[i];
-        unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
-        if (gives) {
-            const float s = stall[i];
-            u |= rvo__idle(pref[i], a) * RVO_UNEVEN_IDLE;
-            const unsigned stalled = rvo__stalled(s, t);
-            u |= stalled * RVO_UNEVEN_STALLED | (stalled & (s >= t_long)) * RVO_UNEVEN_LONG;
-        }
-        uneven[i] = (uint8_t)u;
-        count += u != 0;
-    }
-    w->n_uneven = count;
-    w->equal_shares = count == 0;
-    return true;
 }
 
 typedef struct solve_ctx {

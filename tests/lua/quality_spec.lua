@@ -128,6 +128,72 @@ describe("avoidance quality", function()
         assert.is_true(steps <= 450, steps .. " steps")
     end)
 
+    -- issue 16: a head-on pair on constant preferred velocities, exactly
+    -- opposite, passes sideways (before: braked to a stand, then shoved
+    -- each other back and forth for good)
+    it("lets an exactly head-on pair pass, nobody pushed back", function()
+        local w = rvo.new_world{ time_step = 0.25, radius = 1, max_speed = 2, neighbor_dist = 10,
+                                 time_horizon = 1 }
+        local a, b = w:add_agent(-10, 0), w:add_agent(10, 0)
+        local best_a, best_b, back, passed = -10, 10, 0, nil
+        for step = 1, 200 do
+            w:set_pref_velocity(a, 2, 0)
+            w:set_pref_velocity(b, -2, 0)
+            w:step()
+            local ax, bx = w:position(a), w:position(b)
+            best_a, best_b = math.max(best_a, ax), math.min(best_b, bx)
+            back = math.max(back, best_a - ax, bx - best_b)
+            if ax > 10 and bx < -10 then passed = step break end
+        end
+        assert.is_not_nil(passed, "the pair never passed")
+        assert.is_true(passed <= 100, passed .. " steps")
+        assert.is_true(back <= 1, "pushed back " .. back .. " m")
+    end)
+
+    -- issue 16: a group sent to slots of a patch too small for it, with an
+    -- arrival radius of 3 m, comes to rest (before: 0.6 m/s of churn)
+    it("brings a group sent to a small patch to rest", function()
+        local w = rvo.new_world{ time_step = 0.1, radius = 0.5, max_speed = 2, neighbor_dist = 5,
+                                 time_horizon = 2 }
+        local n, goals, seed = 60, {}, 7
+        local function rand()
+            seed = (seed * 1103515245 + 12345) % 2147483648
+            return seed / 2147483648
+        end
+        for i = 1, n do
+            local t = (i - 1) * 2 * math.pi / n
+            local id = w:add_agent(25 * math.cos(t), 25 * math.sin(t))
+            goals[#goals + 1] = { id, -2 + 4 * rand(), -2 + 4 * rand() }
+        end
+        local speed, samples, worst = 0, 0, 0
+        for step = 1, 1000 do
+            for _, g in ipairs(goals) do
+                local x, y = w:position(g[1])
+                local dx, dy = g[2] - x, g[3] - y
+                local d = math.sqrt(dx * dx + dy * dy)
+                if d <= 3 then w:set_pref_velocity(g[1], 0, 0)
+                else w:set_pref_velocity(g[1], dx * 2 / d, dy * 2 / d) end
+            end
+            w:step()
+            if step > 800 then
+                for _, g in ipairs(goals) do
+                    local vx, vy = w:velocity(g[1])
+                    speed, samples = speed + math.sqrt(vx * vx + vy * vy), samples + 1
+                end
+            end
+        end
+        for i = 1, n do
+            local xi, yi = w:position(goals[i][1])
+            for j = i + 1, n do
+                local xj, yj = w:position(goals[j][1])
+                worst = math.max(worst, 1 - math.sqrt((xi - xj) ^ 2 + (yi - yj) ^ 2))
+            end
+        end
+        speed = speed / samples
+        assert.is_true(speed <= 0.1, "mean speed over the last 20 s " .. speed .. " m/s")
+        assert.is_true(worst <= 0.01, "overlap " .. worst)
+    end)
+
     it("rejects bad values", function()
         local w = rvo.new_world()
         local ok, err = pcall(w.set_rvo2_compat, w, 1)

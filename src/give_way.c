@@ -1,0 +1,88 @@
+/* The flags of who gives way (give_way.h): per agent, what can make a
+ * pair with it split other than 50/50, and whether it is hemmed in. */
+#include "give_way.h"
+
+/* The agents that agent i touches (nearer than RVO_CONTACT_MARGIN times
+ * the radius sum, avoided by i, on its floor): all of them in *all, the
+ * idle ones among them in *idle. Searches the agent grid, whose items may
+ * stand up to its slack from their cells; distances from w->pos. */
+static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t *idle) {
+    const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[i];
+    const rvo_vec2 p = w->pos[i];
+    const float reach = RVO_CONTACT_MARGIN * (me->radius + g->max_radius) + g->slack;
+    const float fx0 = (p.x - reach - g->ox) * g->inv_cell, fx1 = (p.x + reach - g->ox) * g->inv_cell;
+    const float fy0 = (p.y - reach - g->oy) * g->inv_cell, fy1 = (p.y + reach - g->oy) * g->inv_cell;
+    const int32_t cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
+    const int32_t cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
+    const int32_t cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
+    const int32_t cy1 = fy1 < 0 ? -1 : fy1 >= (float)g->ny ? g->ny - 1 : (int32_t)fy1;
+    *all = *idle = 0;
+    for (int32_t cy = cy0; cy <= cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + cx0]; t < g->start[cy * g->nx + cx1 + 1]; ++t) {
+            const int32_t k = g->items[t];
+            if (k == i) continue;
+            const agent_params *other = &w->prm[k];
+            const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
+            if (!(v2_abs_sq(v2_sub(w->pos[k], p)) < touch * touch)) continue;
+            if (!(me->mask & other->groups)) continue;
+            if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
+            ++*all;
+            *idle += rvo__idle(w->pref[k], other);
+        }
+}
+
+/* Flags the agents a pair with which may split other than 50/50
+ * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
+ * group or mask that can make a pair one-sided, and with strict overlap
+ * idle or stalled (RVO_UNEVEN_*), those two also hemmed in or not. Between
+ * two unflagged agents rvo__share is 0.5 and rvo__gives_way 0, so
+ * agent_lines4 (orca.c) takes every agent and block of neighbours without
+ * a flag, and agent_lines skips the per-neighbour tests when no agent has
+ * one. */
+bool rvo__update_shares(rvo_world *w) {
+    const int32_t n = w->count;
+    if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven)) return false;
+    const bool gives = w->strict_overlap && !w->rvo2_compat;
+    const float weight = n > 0 ? w->prm[0].weight : 0.0f;
+    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
+    const agent_params *prm = w->prm;
+    if (!gives && w->n_filtering == 0) { /* usually no flag at all: look before writing them */
+        int32_t i = 0;
+        while (i < n && !prm[i].locked && prm[i].weight == weight) ++i;
+        if (i == n) {
+            w->n_uneven = 0;
+            w->equal_shares = true;
+            return true;
+        }
+    }
+    const rvo_vec2 *pref = w->pref;
+    const float *stall = w->stall;
+    uint8_t *uneven = w->uneven;
+    int32_t count = 0, yielders = 0;
+    for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
+        const agent_params *a = &prm[i];
+        unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
+        if (gives) {
+            const float s = stall[i];
+            u |= rvo__idle(pref[i], a) * RVO_UNEVEN_IDLE;
+            const unsigned stalled = rvo__stalled(s, t);
+            u |= stalled * RVO_UNEVEN_STALLED | (stalled & (s >= t_long)) * RVO_UNEVEN_LONG;
+            yielders += (u & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)) != 0;
+        }
+        uneven[i] = (uint8_t)u;
+        count += u != 0;
+    }
+    /* hemmed in: only agents the rules can ask to give way (the rest of
+     * the world pays nothing) */
+    for (int32_t i = 0; yielders > 0 && i < n; ++i) {
+        if (!(uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED))) continue;
+        --yielders;
+        int32_t all, idle;
+        count_contacts(w, i, &all, &idle);
+        uneven[i] |= (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
+    }
+    w->n_uneven = count;
+    w->equal_shares = count == 0;
+    return true;
+}

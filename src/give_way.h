@@ -1,0 +1,149 @@
+/* Who gives way (strict overlap, the default mode): the one place that
+ * decides how a pair splits the avoidance, read by the ORCA lines
+ * (orca.c), the overlap passes (separate.c) and the debug view. The flags
+ * of w->uneven cache its per-agent tests; give_way.c computes them. */
+#ifndef RVO_GIVE_WAY_H
+#define RVO_GIVE_WAY_H
+
+#include "rvo_internal.h"
+
+/* The flags of w->uneven: rvo__share's and rvo__gives_way's tests, each
+ * with the same operands. */
+#define RVO_UNEVEN_PARAMS 1u  /* locked, a weight other than agent 0's, a mask or groups that can filter */
+#define RVO_UNEVEN_IDLE 2u    /* strict overlap: idle */
+#define RVO_UNEVEN_STALLED 4u /* strict overlap: stalled */
+#define RVO_UNEVEN_LONG 8u    /* strict overlap: stalled, RVO_LONG_STALL times the threshold */
+/* Strict overlap, idle or stalled agents only: no room to give way in
+ * (issue 16). Touching means nearer than RVO_CONTACT_MARGIN times the
+ * radius sum, an agent it avoids, on its floor. */
+#define RVO_UNEVEN_HEMMED_IDLE 16u /* touches an idle agent, or two agents */
+#define RVO_UNEVEN_HEMMED 32u      /* touches three agents or more */
+#ifndef RVO_CONTACT_MARGIN /* -D to tune */
+#define RVO_CONTACT_MARGIN 1.1f
+#endif
+
+/* Sets equal_shares and the flags of w->uneven from the current positions,
+ * preferred velocities and stall times (the grid must be valid); the solve
+ * calls it before ORCA lines are built, the strict overlap passes before
+ * they start. False when out of memory. */
+bool rvo__update_shares(rvo_world *w);
+
+/* Giving way's two per-agent tests (rvo__gives_way, and the flags of
+ * rvo__update_shares, which must match it): idle, a preferred speed of at
+ * most RVO_IDLE_SPEED of its max speed; stalled, a stall time s at the
+ * world's threshold t (& rather than &&: no branch in the flag loop). */
+static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
+    return v2_abs_sq(pref) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
+}
+static inline bool rvo__stalled(float s, float t) { return (s > 0.0f) & (s >= t); }
+
+/* The rules before the hemmed test (rvo__gives_way). */
+static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *a = &w->prm[i], *b = &w->prm[j];
+    if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups)) return 0;
+    if (!(a->weight > 0.0f && b->weight > 0.0f)) return 0;
+    const rvo_vec2 pa = w->pref[i], pb = w->pref[j];
+    const bool idle_a = rvo__idle(pa, a), idle_b = rvo__idle(pb, b);
+    if (idle_a != idle_b) {
+        if (idle_a) return a->weight >= b->weight ? 1 : 0;
+        return b->weight >= a->weight ? -1 : 0;
+    }
+    const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
+    const float sa = w->stall[i];
+    const bool stalled_a = rvo__stalled(sa, t);
+    if (!(v2_dot(pa, pb) < 0.0f)) {
+        /* not opposite ways: only two stalled agents that each want to go
+         * where the other stands (a symmetric jam: a ring of agents
+         * swapping sides, a four-way cross), not a queue */
+        if (!stalled_a || !rvo__stalled(w->stall[j], t)) return 0;
+        const rvo_vec2 rel = v2_sub(w->pos[j], w->pos[i]);
+        if (!(v2_dot(pa, rel) > 0.0f && v2_dot(pb, rel) < 0.0f)) return 0;
+    }
+    const float sb = w->stall[j];
+    const bool stalled_b = rvo__stalled(sb, t);
+    if (stalled_a != stalled_b) {
+        if (stalled_b && sb >= t_long) return a->weight >= b->weight ? 1 : 0;
+        if (stalled_a && sa >= t_long) return b->weight >= a->weight ? -1 : 0;
+        return 0;
+    }
+    if (stalled_a) {
+        if (a->weight != b->weight) return a->weight > b->weight ? 1 : -1;
+        const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
+        const rvo_agent_id hi = w->ids[i] < w->ids[j] ? w->ids[j] : w->ids[i];
+        uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull);
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+        const bool lo_gives = (h & 1u) != 0;
+        return lo_gives == (w->ids[i] == lo) ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Is agent y, which the rules ask to give way, hemmed in (it would only
+ * shove the agents around it)? idle_rule: it gives way as the idle one. */
+static inline bool rvo__hemmed(const rvo_world *w, int32_t y, bool idle_rule) {
+    return (w->uneven[y] & (idle_rule ? RVO_UNEVEN_HEMMED_IDLE : RVO_UNEVEN_HEMMED)) != 0;
+}
+
+/* Strict overlap: does agent i give way to j outright (1), j to i (-1), or
+ * neither (0, shares by weight)? Only between two unlocked agents that
+ * avoid each other, both with a weight above 0 (weight 0 never yields):
+ *   - moving agents push idle ones: an idle agent gives way to a moving one
+ *     whose weight is not above its own (a lower weight protects it);
+ *   - jams break, between two agents that want opposite ways (preferred
+ *     velocities more than 90 degrees apart) or, both stalled, that each
+ *     want to go where the other stands (a ring of agents swapping sides):
+ *     of two stalled ones (rvo_world_stalled) the one with the higher
+ *     weight gives way, at equal weights a bit of a hash of the two ids
+ *     decides; an agent stalled for RVO_LONG_STALL times the threshold gets
+ *     way from one that wants the opposite way and is not stalled (of no
+ *     greater weight);
+ *   - but a hemmed-in agent gives way to nobody (issue 16): an idle one
+ *     that touches another idle one or two agents, a jam's loser that
+ *     touches three. Giving way there only shoved the crowd around it, so
+ *     a group sent to a point too small for it churned for good, each
+ *     agent pushed off its spot walking back in and pushing the next.
+ * Symmetric: rvo__gives_way(w, j, i) == -rvo__gives_way(w, i, j). Reads the
+ * preferred velocities, parameters, stall times and flags (w->uneven, set
+ * by rvo__update_shares), and for two stalled agents their positions (the
+ * same for both calls of a pair; it matters only between two weights above
+ * 0, where rvo__share alone already decides whether a pair moves). */
+static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
+    if (!w->strict_overlap || w->rvo2_compat) return 0;
+    const int g = gives_way_rules(w, i, j);
+    if (g == 0) return 0;
+    const int32_t y = g > 0 ? i : j;
+    const bool idle_rule = rvo__idle(w->pref[i], &w->prm[i]) != rvo__idle(w->pref[j], &w->prm[j]);
+    return rvo__hemmed(w, y, idle_rule) ? 0 : g;
+}
+
+/* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict
+ * overlap: all of it when it gives way, none when the other does. */
+static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {
+    if (w->equal_shares) return 0.5f;
+    const int gives = rvo__gives_way(w, ai, bi);
+    return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
+}
+
+/* rvo__line_share from the flags ua, ub of the pair (w->uneven, not both
+ * 0), rvo__gives_way's steps for two agents of the common weight, above 0,
+ * unlocked and unfiltered: an idle one gives way to a moving one unless
+ * hemmed in; else, of two stalled ones (rare) rvo__gives_way decides; of
+ * one stalled that wants the opposite way, a long-stalled one gets way
+ * unless the other is hemmed in; else neither gives way. */
+static inline float rvo__line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
+    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return rvo__line_share(w, ai, bi);
+    if ((ua ^ ub) & RVO_UNEVEN_IDLE) {
+        if ((ua & RVO_UNEVEN_IDLE ? ua : ub) & RVO_UNEVEN_HEMMED_IDLE) return 0.5f;
+        return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
+    }
+    if (!((ua | ub) & RVO_UNEVEN_STALLED)) return 0.5f;
+    if (ua & ub & RVO_UNEVEN_STALLED) return rvo__line_share(w, ai, bi); /* (also when not opposite: a ring jam) */
+    if (!(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
+    if (ub & RVO_UNEVEN_LONG) return ua & RVO_UNEVEN_HEMMED ? 0.5f : 1.0f; /* (b is the stalled one) */
+    if (ua & RVO_UNEVEN_LONG) return ub & RVO_UNEVEN_HEMMED ? 0.5f : 0.0f;
+    return 0.5f;
+}
+
+#endif
