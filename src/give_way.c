@@ -10,16 +10,10 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
     const rvo_vec2 p = w->pos[i];
-    const float reach = RVO_CONTACT_MARGIN * (me->radius + g->max_radius) + g->slack;
-    const float fx0 = (p.x - reach - g->ox) * g->inv_cell, fx1 = (p.x + reach - g->ox) * g->inv_cell;
-    const float fy0 = (p.y - reach - g->oy) * g->inv_cell, fy1 = (p.y + reach - g->oy) * g->inv_cell;
-    const int32_t cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
-    const int32_t cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
-    const int32_t cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
-    const int32_t cy1 = fy1 < 0 ? -1 : fy1 >= (float)g->ny ? g->ny - 1 : (int32_t)fy1;
+    const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
     *all = *idle = 0;
-    for (int32_t cy = cy0; cy <= cy1; ++cy)
-        for (int32_t t = g->start[cy * g->nx + cx0]; t < g->start[cy * g->nx + cx1 + 1]; ++t) {
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) /* (a row's cells are one span of items) */
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
             if (k == i) continue;
             const agent_params *other = &w->prm[k];

@@ -37,13 +37,15 @@ static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
 }
 static inline bool rvo__stalled(float s, float t) { return (s > 0.0f) & (s >= t); }
 
-/* The rules before the hemmed test (rvo__gives_way). */
-static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j) {
+/* The rules before the hemmed test (rvo__gives_way); *idle_rule: the
+ * answer comes from the idle rule (one of the two is idle). */
+static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j, bool *idle_rule) {
     const agent_params *a = &w->prm[i], *b = &w->prm[j];
     if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups)) return 0;
     if (!(a->weight > 0.0f && b->weight > 0.0f)) return 0;
     const rvo_vec2 pa = w->pref[i], pb = w->pref[j];
     const bool idle_a = rvo__idle(pa, a), idle_b = rvo__idle(pb, b);
+    *idle_rule = idle_a != idle_b;
     if (idle_a != idle_b) {
         if (idle_a) return a->weight >= b->weight ? 1 : 0;
         return b->weight >= a->weight ? -1 : 0;
@@ -111,11 +113,10 @@ static inline bool rvo__hemmed(const rvo_world *w, int32_t y, bool idle_rule) {
  * 0, where rvo__share alone already decides whether a pair moves). */
 static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
     if (!w->strict_overlap || w->rvo2_compat) return 0;
-    const int g = gives_way_rules(w, i, j);
+    bool idle_rule = false;
+    const int g = gives_way_rules(w, i, j, &idle_rule);
     if (g == 0) return 0;
-    const int32_t y = g > 0 ? i : j;
-    const bool idle_rule = rvo__idle(w->pref[i], &w->prm[i]) != rvo__idle(w->pref[j], &w->prm[j]);
-    return rvo__hemmed(w, y, idle_rule) ? 0 : g;
+    return rvo__hemmed(w, g > 0 ? i : j, idle_rule) ? 0 : g;
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict

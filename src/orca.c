@@ -423,7 +423,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
                  * queues into the jamb; measured: README, Avoidance
                  * quality). */
                 const float left_margin =
-                    w->strict_overlap && !w->rvo2_compat && share < 1.0f && keeps_right(w, ai, bi, dist_sq, combined_radius_sq) &&
+                    strict && share < 1.0f && keeps_right(w, ai, bi, dist_sq, combined_radius_sq) &&
                             !(v2_dot(velocity, rel_pos) > 0.0f && v2_dot(w->vel[bi], rel_pos) > 0.0f)
                         ? RVO_KEEP_RIGHT * sqrtf(dist_sq * w_length_sq)
                         : 0.0f;
@@ -549,8 +549,7 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             if (_mm_movemask_ps(near)) {
                 __m128 bfy;
                 const __m128 bfx = gather_x(w->pref, j, &bfy);
-                const __m128 fx = _mm_set1_ps(w->pref[c->ai].x), fy = _mm_set1_ps(w->pref[c->ai].y);
-                const __m128 df = _mm_add_ps(_mm_mul_ps(fx, bfx), _mm_mul_ps(fy, bfy));
+                const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
                 const __m128 stalled = _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
                 const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
                 coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(near, any), _mm_cmplt_ps(df, zero))) & ((1u << m) - 1u) & ~none;

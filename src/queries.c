@@ -39,19 +39,13 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
     const agent_grid *g = &w->grid;
     const rvo_vec2 p = v2(x, y);
     const float r_sq = r * r;
-    const float rs = r + g->slack; /* agents may be filed up to slack away */
     /* Collect into the first worker's neighbour buffer, grown as needed. */
     scratch *s = &w->scratch[0];
     int32_t n = 0;
     if (w->count > 0) {
-        const float fx0 = (x - rs - g->ox) * g->inv_cell, fx1 = (x + rs - g->ox) * g->inv_cell;
-        const float fy0 = (y - rs - g->oy) * g->inv_cell, fy1 = (y + rs - g->oy) * g->inv_cell;
-        const int32_t cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
-        const int32_t cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
-        const int32_t cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
-        const int32_t cy1 = fy1 < 0 ? -1 : fy1 >= (float)g->ny ? g->ny - 1 : (int32_t)fy1;
-        for (int32_t cy = cy0; cy <= cy1; ++cy) {
-            for (int32_t cx = cx0; cx <= cx1; ++cx) {
+        const grid_cells b = rvo__grid_cells(g, x, y, r); /* agents may be filed up to slack away */
+        for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) {
+            for (int32_t cx = b.cx0; cx <= b.cx1; ++cx) {
                 const int32_t c = cy * g->nx + cx;
                 for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
                     const float d = v2_abs_sq(v2_sub(g->item_pos[t], p));

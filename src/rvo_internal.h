@@ -210,6 +210,24 @@ typedef struct agent_grid {
     bool valid;
 } agent_grid;
 
+/* The cells [cx0, cx1] x [cy0, cy1] of the agent grid that the box of
+ * half-size r around (x, y), widened by the grid's slack, touches; empty
+ * (cx1 < cx0 or cy1 < cy0) where it lies outside the grid. */
+typedef struct grid_cells {
+    int32_t cx0, cx1, cy0, cy1;
+} grid_cells;
+static inline grid_cells rvo__grid_cells(const agent_grid *g, float x, float y, float r) {
+    const float rs = r + g->slack;
+    const float fx0 = (x - rs - g->ox) * g->inv_cell, fx1 = (x + rs - g->ox) * g->inv_cell;
+    const float fy0 = (y - rs - g->oy) * g->inv_cell, fy1 = (y + rs - g->oy) * g->inv_cell;
+    grid_cells c;
+    c.cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
+    c.cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
+    c.cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
+    c.cy1 = fy1 < 0 ? -1 : fy1 >= (float)g->ny ? g->ny - 1 : (int32_t)fy1;
+    return c;
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 /* Squared distances from (px, py) to the 4 grid positions ip[t .. t + 3]
