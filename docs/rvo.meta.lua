@@ -332,8 +332,8 @@ function World:set_stall_threshold(progress, min_time) end
 function World:stall_threshold() end
 
 ---The stalled agents in agent order and their stall times [s]. Without
----tables: ids, times and the count; with them: fills them (times only when
----given) and returns the count.
+---ids: ids, times (the table given, filled, or a new one) and the count;
+---with ids: fills them (times only when given) and returns the count.
 ---@param ids? rvo.AgentId[]
 ---@param times? number[]
 ---@return rvo.AgentId[]|integer ids_or_count

@@ -33,7 +33,7 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
     if ((e = rvo__check_coord("x", x, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
     if ((e = rvo__check_coord("y", y, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
     if (!isfinite(r) || r < 0 || r > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be within [0, 1e9]");
     if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     const agent_grid *g = &w->grid;
@@ -124,7 +124,7 @@ int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2
         if ((e = rvo__check_coord(names[k], v[k], buf, sizeof buf)))
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, k + 1, "%s", e);
     if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "clearance must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "clearance must be within [0, 1e9]");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     los_query q = {w, x1, y1, x2, y2, (double)clearance * clearance, false};
     const float x0 = (x1 < x2 ? x1 : x2) - clearance, xh = (x1 < x2 ? x2 : x1) + clearance;
@@ -237,9 +237,9 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
     const double dlen = sqrt((double)dx * dx + (double)dy * dy);
     if (!(dlen > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "direction must not be zero");
     if (!isfinite(max_dist) || max_dist < 0 || max_dist > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be within [0, 1e9]");
     if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be within [0, 1e9]");
     if (!hit) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 8, "hit is NULL");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};

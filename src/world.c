@@ -209,7 +209,7 @@ const char *rvo_world_def_check(const rvo_world_def *d) {
     if ((e = check_dt(d->time_step))) return e;
     if (d->threads < 1 || d->threads > 64) return "threads must be in [1, 64]";
     if (!isfinite(d->height_margin) || d->height_margin < 0 || d->height_margin > RVO_MAX_COORD)
-        return "height_margin must be finite and >= 0";
+        return "height_margin must be within [0, 1e9]";
     if ((e = rvo__task_def_check(d))) return e;
     return rvo_agent_def_check(&d->agent);
 }
@@ -366,7 +366,7 @@ bool rvo_world_is_solved(const rvo_world *w) { return w && w->solved; }
 rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(margin) || margin < 0 || margin > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height_margin must be finite and >= 0");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height_margin must be within [0, 1e9]");
     w->height_margin = margin;
     rvo__ok(w);
     return RVO_OK;

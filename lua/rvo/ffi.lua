@@ -830,8 +830,9 @@ function methods.stall_threshold(self)
     return tonumber(stall_out[0]), tonumber(stall_out[1])
 end
 
--- world:stalled([ids [, times]]): without tables returns ids, times, n;
--- with them fills them (times only when given) and returns n.
+-- world:stalled([ids [, times]]): without ids returns ids, times, n (times
+-- is the table given, filled, or a new one); with ids fills them (times only
+-- when given) and returns n.
 function methods.stalled(self, ids, times)
     local fn = "stalled"
     local w = getmetatable(self) == World and self._w
@@ -844,7 +845,7 @@ function methods.stalled(self, ids, times)
     if n < 0 then core_fail(w, n, fn) end
     if n > cap then n = cap end
     local fresh = ids == nil
-    if fresh then ids, times = {}, {} end
+    if fresh then ids, times = {}, times or {} end
     if times ~= nil then
         for i = 1, n do times[i] = tonumber(tb[i - 1]) end
         local k = n + 1
@@ -927,6 +928,16 @@ end
 
 local FLOAT_ARRAY = ffi.typeof("float[?]")
 
+-- The length of list t: its elements before the first nil. # may answer
+-- any border of a table with holes, and LuaJIT and Lua 5.4 pick different
+-- ones; this is the same on both bindings (rvo_core.c's list_len). len is
+-- #t, the answer when there is no hole.
+local function list_len(t, len)
+    local n = 0
+    while n < len and t[n + 1] ~= nil do n = n + 1 end
+    return n
+end
+
 local function bulk_setter(fn, set)
     return function(self, buf)
         local w = getmetatable(self) == World and self._w
@@ -946,12 +957,16 @@ local function bulk_setter(fn, set)
         if type(buf) ~= "table" then type_fail(1, fn, "table", buf) end
         local n = C.rvo_world_agent_count(w)
         local len = #buf
+        if len ~= 2 * n then len = list_len(buf, len) end
         if len ~= 2 * n then
             arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, len))
         end
         local b = floats(len)
         for i = 1, len do
             local v = buf[i]
+            if v == nil then -- a hole: the list ends before it
+                arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, i - 1))
+            end
             if type(v) ~= "number" then
                 arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
             end
@@ -1004,7 +1019,7 @@ function methods.add_obstacle(self, pts, opts)
             arg_fail(2, fn, "field 'closed': boolean expected, got " .. type_name(c))
         end
     end
-    local len = #pts
+    local len = list_len(pts, #pts)
     if len % 2 ~= 0 then
         arg_fail(1, fn, format("even number of coordinates expected, got %d", len))
     end

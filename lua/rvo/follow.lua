@@ -24,6 +24,7 @@
 -- max_speed, line_of_sight, set_pref_velocity), so it works on either
 -- backend.
 
+local check = require("rvo.check")
 local error, type, setmetatable, format, sqrt, huge = error, type, setmetatable, string.format, math.sqrt, math.huge
 
 local follow = {}
@@ -41,9 +42,7 @@ local function argfail(fn, arg, why)
     error(format("bad argument #%d to '%s' (%s)", arg, fn, why), 3)
 end
 
-local function finite(v)
-    return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge
-end
+local finite = check.finite
 
 --- A follower for world. opts (all optional):
 --   mesh         a rvo.nav navmesh, for set_goal and repaths

@@ -22,6 +22,8 @@
 -- Talks to the world only through set_groups, set_mask and is_valid, so it
 -- works the same on Lua 5.4 and LuaJIT.
 
+local check = require("rvo.check")
+local show = check.show
 local groups = {}
 
 local MAX_GROUPS = 32
@@ -60,7 +62,7 @@ local function check_id(self, id, fname)
         error(format("bad argument #1 to '%s' (agent id expected, got %s)", fname, type(id)), 3)
     end
     if not self.world:is_valid(id) then
-        error(format("bad argument #1 to '%s' (unknown or removed agent id %s)", fname, tostring(id)), 3)
+        error(format("bad argument #1 to '%s' (unknown or removed agent id %s)", fname, show(id)), 3)
     end
 end
 
@@ -112,7 +114,7 @@ function Groups:define(name, bit)
     if bit ~= nil then
         if type(bit) ~= "number" or bit < 1 or bit > MAX_GROUPS or bit ~= math.floor(bit) then
             error(format("bad argument #2 to 'define' (bit must be an integer in 1..%d, got %s)",
-                MAX_GROUPS, tostring(bit)), 2)
+                MAX_GROUPS, show(bit)), 2)
         end
         if self.name_of[bit] then
             error(format("bad argument #2 to 'define' (bit %d is taken by group '%s')", bit, self.name_of[bit]), 2)

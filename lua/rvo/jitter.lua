@@ -15,14 +15,14 @@
 -- the same seed gives the same numbers (and, through the core, the same
 -- run) on Lua 5.4 and LuaJIT. Only + - * / % and sqrt are used.
 
+local check = require("rvo.check")
+local show = check.show
 local jitter = {}
 
-local floor, sqrt, huge = math.floor, math.sqrt, math.huge
+local floor, sqrt = math.floor, math.sqrt
 local format = string.format
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 ---------------------------------------------------------------------------
 -- The generator: L'Ecuyer's combined multiplicative congruential generator
@@ -39,7 +39,7 @@ Rng.__index = Rng
 local function check_seed(seed, fname, argn, what)
     if not (finite(seed) and seed >= 0 and seed < TWO53 and floor(seed) == seed) then
         error(format("bad argument #%d to '%s' (%s must be an integer in 0..2^53-1, got %s)",
-            argn, fname, what, tostring(seed)), 3)
+            argn, fname, what, show(seed)), 3)
     end
 end
 
@@ -80,7 +80,7 @@ function Rng:integer(lo, hi)
     if not (finite(lo) and finite(hi) and floor(lo) == lo and floor(hi) == hi and lo <= hi
             and hi - lo < M1 - 1) then
         error(format("bad argument #1 to 'integer' (need integers lo <= hi, hi - lo < 2^31, got %s, %s)",
-            tostring(lo), tostring(hi)), 2)
+            show(lo), show(hi)), 2)
     end
     return lo + floor(self:next() * (hi - lo + 1))
 end
@@ -128,7 +128,7 @@ function jitter.new(opts)
     opts = opts or {}
     local unknown = {}
     for k in pairs(opts) do
-        if not KNOWN[k] then unknown[#unknown + 1] = tostring(k) end
+        if not KNOWN[k] then unknown[#unknown + 1] = show(k) end
     end
     if #unknown > 0 then
         table.sort(unknown)
@@ -136,12 +136,12 @@ function jitter.new(opts)
     end
     local amount = opts.amount == nil and 0.1 or opts.amount
     if not (finite(amount) and amount >= 0 and amount <= 1) then
-        error(format("bad argument #1 to 'new' (amount must be in 0..1, got %s)", tostring(amount)), 2)
+        error(format("bad argument #1 to 'new' (amount must be in 0..1, got %s)", show(amount)), 2)
     end
     local slow = opts.slow_radius == nil and 0 or opts.slow_radius
     if not (finite(slow) and slow >= 0) then
         error(format("bad argument #1 to 'new' (slow_radius must be a finite number >= 0, got %s)",
-            tostring(slow)), 2)
+            show(slow)), 2)
     end
     local draw
     if opts.rng ~= nil then
@@ -179,14 +179,14 @@ function Jitter:steer(world, id, gx, gy, speed)
         error(format("bad argument #1 to 'steer' (world expected, got %s)", type(world)), 2)
     end
     if not finite(gx) then
-        error(format("bad argument #3 to 'steer' (gx must be a finite number, got %s)", tostring(gx)), 2)
+        error(format("bad argument #3 to 'steer' (gx must be a finite number, got %s)", show(gx)), 2)
     end
     if not finite(gy) then
-        error(format("bad argument #4 to 'steer' (gy must be a finite number, got %s)", tostring(gy)), 2)
+        error(format("bad argument #4 to 'steer' (gy must be a finite number, got %s)", show(gy)), 2)
     end
     if speed ~= nil and not (finite(speed) and speed >= 0) then
         error(format("bad argument #5 to 'steer' (speed must be a finite number >= 0, got %s)",
-            tostring(speed)), 2)
+            show(speed)), 2)
     end
     local x, y = world:position(id) -- raises for a bad or stale id
     speed = speed or world:max_speed(id)

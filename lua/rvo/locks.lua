@@ -23,6 +23,8 @@
 -- only through its public methods (ids, avoiding, new_velocity, lock,
 -- unlock, is_locked, is_valid, solve, integrate).
 
+local check = require("rvo.check")
+local show = check.show
 local locks = {}
 
 local format, huge = string.format, math.huge
@@ -33,9 +35,7 @@ local EXPIRED = 1e-9
 local Locks = {}
 Locks.__index = Locks
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
@@ -69,7 +69,7 @@ function locks.new(world, opts)
     opts = opts or {}
     local unknown = {}
     for k in pairs(opts) do
-        if not KNOWN[k] then unknown[#unknown + 1] = tostring(k) end
+        if not KNOWN[k] then unknown[#unknown + 1] = show(k) end
     end
     if #unknown > 0 then
         table.sort(unknown)
@@ -82,14 +82,14 @@ function locks.new(world, opts)
             v = (k == "after_avoid" and 0.2) or (k == "after_clean" and 0.001) or 1e-4
         end
         if not (finite(v) and v >= 0) then
-            error(format("bad argument #2 to 'new' (%s must be a finite number >= 0, got %s)", k, tostring(v)), 2)
+            error(format("bad argument #2 to 'new' (%s must be a finite number >= 0, got %s)", k, show(v)), 2)
         end
         self[k] = v
     end
     local r = opts.release_on_change
     if r == nil then r = 0.5 end
     if not (type(r) == "number" and r > 0) then -- (math.huge allowed)
-        error(format("bad argument #2 to 'new' (release_on_change must be a number > 0, got %s)", tostring(r)), 2)
+        error(format("bad argument #2 to 'new' (release_on_change must be a number > 0, got %s)", show(r)), 2)
     end
     self.release_on_change = r
     return self
@@ -110,7 +110,7 @@ end
 function Locks:update(dt)
     check_self(self, "update")
     if not (finite(dt) and dt >= 0) then
-        error(format("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)", tostring(dt)), 2)
+        error(format("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)", show(dt)), 2)
     end
     local world, timer, pref = self.world, self.timer, self.pref
     local limit = self.release_on_change
@@ -173,6 +173,9 @@ end
 function Locks:step(dt)
     check_self(self, "step")
     dt = dt == nil and self.world:time_step() or dt
+    if not check.time_step(dt) then -- (before anything changes)
+        error(format("bad argument #1 to 'step' (dt must be a number in [1e-45, 3.4e38], got %s)", show(dt)), 2)
+    end
     self:update(dt)
     self.world:solve(dt)
     self:after_solve()

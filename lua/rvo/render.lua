@@ -23,6 +23,8 @@
 --   obstacle <closed 0|1> x1 y1 x2 y2 ...
 --   agent <id> <first record> <radius> x1 y1 x2 y2 ...
 
+local check = require("rvo.check")
+local show = check.show
 local svg = require("rvo.svg")
 
 local render = {}
@@ -30,9 +32,7 @@ local render = {}
 local format, concat = string.format, table.concat
 local floor, huge = math.floor, math.huge
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 local function num(v)
     return format("%.17g", v)
@@ -85,7 +85,7 @@ function render.save(tr, filename, opts)
     for _, p in ipairs(tr:paths()) do
         local r = type(radius) == "function" and radius(p.id) or radius
         if not (finite(r) and r > 0) then
-            error(format("bad argument #3 to 'save' (radius of agent %s must be a number > 0)", tostring(p.id)), 2)
+            error(format("bad argument #3 to 'save' (radius of agent %s must be a number > 0)", show(p.id)), 2)
         end
         local row = { "agent", format("%.0f", p.id), tostring(p.first), num(r) }
         for k = 1, #p.points do row[#row + 1] = num(p.points[k]) end

@@ -37,9 +37,14 @@
 -- from the world) or a point (s:set_target(x, y [, vx, vy])). Talks to the
 -- world only through its public methods, so it runs on both runtimes.
 
+local check = require("rvo.check")
+local show = check.show
 local surround = {}
 
-local format, huge, sqrt = string.format, math.huge, math.sqrt
+local format, sqrt, abs = string.format, math.sqrt, math.abs
+-- Units this far out (or this far from the ring) head straight without
+-- probing, and no ray is longer: the core casts rays within 1e9 m only.
+local FAR = 1e8
 local atan2 = math.atan2 or math.atan -- LuaJIT / Lua 5.4
 local TWO_PI = 2 * math.pi
 local HALF_SQRT2 = sqrt(0.5)
@@ -52,9 +57,7 @@ local STANDING = 0.25
 local Surround = {}
 Surround.__index = Surround
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
@@ -73,7 +76,7 @@ local function read_target(self, t, fname, argn)
     if type(t) == "number" then
         if not self.world:is_valid(t) then
             error(format("bad argument #%d to '%s' (target agent %s is unknown or removed)", argn, fname,
-                tostring(t)), 3)
+                show(t)), 3)
         end
         self.target_id, self.tx, self.ty, self.tvx, self.tvy = t, nil, nil, 0, 0
     elseif type(t) == "table" and finite(t[1]) and finite(t[2]) then
@@ -102,7 +105,7 @@ function surround.new(world, opts)
     end
     local unknown = {}
     for k in pairs(opts) do
-        if not KNOWN[k] then unknown[#unknown + 1] = tostring(k) end
+        if not KNOWN[k] then unknown[#unknown + 1] = show(k) end
     end
     if #unknown > 0 then
         table.sort(unknown)
@@ -116,21 +119,21 @@ function surround.new(world, opts)
     read_target(self, opts.target, "new", 2)
     local r = opts.attack_radius == nil and 3 or opts.attack_radius
     if not (finite(r) and r > 0) then
-        error(format("bad argument #2 to 'new' (attack_radius must be a finite number > 0, got %s)", tostring(r)), 2)
+        error(format("bad argument #2 to 'new' (attack_radius must be a finite number > 0, got %s)", show(r)), 2)
     end
     local tol = opts.tolerance == nil and 0.5 or opts.tolerance
     if not (finite(tol) and tol > 0 and tol < r) then
-        error(format("bad argument #2 to 'new' (tolerance must be > 0 and < attack_radius, got %s)", tostring(tol)),
+        error(format("bad argument #2 to 'new' (tolerance must be > 0 and < attack_radius, got %s)", show(tol)),
             2)
     end
     local probe = opts.probe_length == nil and r or opts.probe_length
     if not (finite(probe) and probe > 0) then
         error(format("bad argument #2 to 'new' (probe_length must be a finite number > 0, got %s)",
-            tostring(probe)), 2)
+            show(probe)), 2)
     end
     local sp = opts.spread_speed == nil and 0.5 or opts.spread_speed
     if not (finite(sp) and sp >= 0) then
-        error(format("bad argument #2 to 'new' (spread_speed must be a finite number >= 0, got %s)", tostring(sp)),
+        error(format("bad argument #2 to 'new' (spread_speed must be a finite number >= 0, got %s)", show(sp)),
             2)
     end
     for _, k in ipairs { "spread", "hold", "probes" } do
@@ -178,7 +181,7 @@ end
 function Surround:add(id)
     check_self(self, "add")
     if type(id) ~= "number" or not self.world:is_valid(id) then
-        error(format("bad argument #1 to 'add' (unknown or removed agent id %s)", tostring(id)), 2)
+        error(format("bad argument #1 to 'add' (unknown or removed agent id %s)", show(id)), 2)
     end
     if id == self.target_id then
         error("bad argument #1 to 'add' (the target cannot surround itself)", 2)
@@ -248,7 +251,7 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
     local s = speed
     if gap < s * dt then s = gap / dt end
-    if not self.probes or gap == 0 then
+    if not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR then
         return ux * s, uy * s
     end
     if d > r_goal and gap <= 2 * world:radius(id) then
@@ -299,6 +302,7 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     -- so units keep flowing toward the gap rather than chase the last metre.
     local best, bk = -1, 1
     local length = self.probe_length
+    if length > FAR then length = FAR end
     local enough = CLEAR_BODIES * 2 * radius
     for k = 1, 9, 2 do
         local hit = self:_blocking(world:ray_cast(x, y, dirs[k], dirs[k + 1], length, radius * 0.999))
@@ -316,8 +320,9 @@ function Surround:before_solve(dt)
     check_self(self, "before_solve")
     local world = self.world
     dt = dt == nil and world:time_step() or dt
-    if not (finite(dt) and dt > 0) then
-        error(format("bad argument #1 to 'before_solve' (dt must be a finite number > 0, got %s)", tostring(dt)), 2)
+    if not check.time_step(dt) then
+        error(format("bad argument #1 to 'before_solve' (dt must be a number in [1e-45, 3.4e38], got %s)",
+            show(dt)), 2)
     end
     if self.target_id and not world:is_valid(self.target_id) then
         error("bad argument #0 to 'before_solve' (the target agent was removed: set_target first)", 2)
@@ -445,6 +450,7 @@ end
 local function free_move(world, x, y, vx, vy, dt, radius)
     local len = sqrt(vx * vx + vy * vy) * dt
     if len == 0 then return true end
+    if len > FAR then len = FAR end -- (the core casts within 1e9 m)
     return world:ray_cast(x, y, vx, vy, len, radius * 0.999) == nil
 end
 
@@ -503,6 +509,9 @@ end
 function Surround:step(dt)
     check_self(self, "step")
     dt = dt == nil and self.world:time_step() or dt
+    if not check.time_step(dt) then -- (before anything changes)
+        error(format("bad argument #1 to 'step' (dt must be a number in [1e-45, 3.4e38], got %s)", show(dt)), 2)
+    end
     self:before_solve(dt)
     self.world:solve(dt)
     self:after_solve()

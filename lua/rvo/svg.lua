@@ -17,6 +17,8 @@
 -- underscores become hyphens (stroke_width -> stroke-width). The drawing
 -- has no world dependency: it is plain data in, text out.
 
+local check = require("rvo.check")
+local show = check.show
 local svg = {}
 
 local Doc = {}
@@ -25,14 +27,12 @@ Doc.__index = Doc
 local floor, huge = math.floor, math.huge
 local format, concat = string.format, table.concat
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 local function check_number(v, fname, argn, what)
     if not finite(v) then
         error(format("bad argument #%d to '%s' (%s must be a finite number, got %s)",
-            argn, fname, what, tostring(v)), 3)
+            argn, fname, what, show(v)), 3)
     end
 end
 
@@ -184,7 +184,7 @@ local function attrs(style, defaults)
         local k, v = keys[i], merged[keys[i]]
         if type(v) == "number" then
             if not finite(v) then
-                error(format("style attribute '%s' must be a finite number, got %s", k, tostring(v)), 3)
+                error(format("style attribute '%s' must be a finite number, got %s", k, show(v)), 3)
             end
             v = fmt_num(v, 6)
         end

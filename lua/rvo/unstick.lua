@@ -26,16 +26,16 @@
 -- from rvo.jitter's generator, so a seed gives the same run on Lua 5.4 and
 -- LuaJIT.
 
+local check = require("rvo.check")
+local show = check.show
 local jitter = require("rvo.jitter")
 
 local unstick = {}
 
-local format, huge, floor = string.format, math.huge, math.floor
+local format, floor = string.format, math.floor
 local cos, sin, sort = math.cos, math.sin, table.sort
 
-local function finite(v)
-    return type(v) == "number" and v == v and v > -huge and v < huge
-end
+local finite = check.finite
 
 local Unstick = {}
 Unstick.__index = Unstick
@@ -59,7 +59,7 @@ function unstick.new(opts)
         error(format("bad argument #1 to 'new' (table expected, got %s)", type(opts)), 2)
     end
     local keys = {}
-    for k in pairs(opts) do keys[#keys + 1] = tostring(k) end
+    for k in pairs(opts) do keys[#keys + 1] = show(k) end
     sort(keys)
     for _, k in ipairs(keys) do
         if k ~= "seed" and not OPTIONS[k] then
@@ -68,7 +68,7 @@ function unstick.new(opts)
     end
     local seed = opts.seed == nil and 1 or opts.seed
     if not (finite(seed) and seed >= 0 and floor(seed) == seed and seed < 2 ^ 53) then
-        error(format("bad argument #1 to 'new' (seed must be an integer in 0..2^53-1, got %s)", tostring(seed)), 2)
+        error(format("bad argument #1 to 'new' (seed must be an integer in 0..2^53-1, got %s)", show(seed)), 2)
     end
     local self = setmetatable({ rng = jitter.rng(seed), active = {}, recent = {} }, Unstick)
     for _, k in ipairs(ORDER) do
@@ -76,7 +76,7 @@ function unstick.new(opts)
         if v == nil then v = spec[1] end
         if not (finite(v) and v >= spec[2] and v <= spec[3]) then
             error(format("bad argument #1 to 'new' (%s must be a number in [%g, %g], got %s)",
-                k, spec[2], spec[3], tostring(v)), 2)
+                k, spec[2], spec[3], show(v)), 2)
         end
         self[k] = v
     end
@@ -108,7 +108,7 @@ function Unstick:apply(world, dt)
     end
     if dt == nil then dt = world:time_step() end
     if not (finite(dt) and dt > 0) then
-        error(format("bad argument #2 to 'apply' (dt must be a finite number > 0, got %s)", tostring(dt)), 2)
+        error(format("bad argument #2 to 'apply' (dt must be a finite number > 0, got %s)", show(dt)), 2)
     end
     local active, recent = self.active, self.recent
     -- forget old escalations

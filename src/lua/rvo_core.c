@@ -962,8 +962,9 @@ static int l_stall_threshold(lua_State *L)
     return 2;
 }
 
-/* world:stalled([ids [, times]]): without tables returns ids, times, n;
- * with them fills them (times only when given) and returns n. */
+/* world:stalled([ids [, times]]): without ids returns ids, times, n (times
+ * is the table given, filled, or a new one); with ids fills them (times only
+ * when given) and returns n. */
 static int l_stalled(lua_State *L)
 {
     static const char fn[] = "stalled";
@@ -1006,10 +1007,12 @@ static int l_stalled(lua_State *L)
         lua_seti(L, ti, (lua_Integer)i + 1);
     }
     clear_tail(L, ti, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
     if (has_ids) {
-        lua_pushinteger(L, n);
         return 1;
     }
+    lua_pushvalue(L, ti);
+    lua_pushvalue(L, tt);
     lua_pushinteger(L, n);
     return 3; /* ids, times, n */
 }
@@ -1133,6 +1136,24 @@ static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
     return has_buf ? 1 : 2;
 }
 
+/* The length of the list at idx: its elements before the first nil. Lua's
+ * # may answer any border of a table with holes, and Lua 5.4 and LuaJIT
+ * pick different ones; this is the same on both bindings (ffi.lua's
+ * list_len). `len` is lua_rawlen's border, the answer when there is no hole. */
+static lua_Integer list_len(lua_State *L, int idx, lua_Integer len)
+{
+    lua_Integer n = 0;
+    while (n < len) {
+        int t = lua_rawgeti(L, idx, n + 1);
+        lua_pop(L, 1);
+        if (t == LUA_TNIL) {
+            break;
+        }
+        n++;
+    }
+    return n;
+}
+
 static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
 {
     lworld *lw = check_world(L, fn);
@@ -1144,6 +1165,9 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
     n = rvo_world_agent_count(lw->w);
     len = (lua_Integer)lua_rawlen(L, 2);
     if (len != 2 * (lua_Integer)n) {
+        len = list_len(L, 2, len);
+    }
+    if (len != 2 * (lua_Integer)n) {
         lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", (lua_Integer)(2 * (lua_Integer)n), len);
         arg_error(L, 1, fn, lua_tostring(L, -1));
     }
@@ -1153,7 +1177,12 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
     for (i = 0; i < len; i += BULK_BATCH) {
         int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
         for (j = 0; j < b; j++) {
-            if (lua_geti(L, 2, i + j + 1) != LUA_TNUMBER) {
+            int t = lua_geti(L, 2, i + j + 1);
+            if (t == LUA_TNIL) { /* a hole: the list ends before it */
+                lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", len, i + j);
+                arg_error(L, 1, fn, lua_tostring(L, -1));
+            }
+            if (t != LUA_TNUMBER) {
                 lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
                 arg_error(L, 1, fn, lua_tostring(L, -1));
             }
@@ -1292,7 +1321,7 @@ static int l_add_obstacle(lua_State *L)
         }
         lua_pop(L, 1);
     }
-    len = (lua_Integer)lua_rawlen(L, 2);
+    len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
     if (len % 2 != 0) {
         lua_pushfstring(L, "even number of coordinates expected, got %I", len);
         arg_error(L, 1, fn, lua_tostring(L, -1));

@@ -401,9 +401,9 @@ describe("queries", function()
                 function(w) w:query_radius(0, 0, 1, "t") end },
             { "bad argument #1 to 'query_radius' (x must be finite)", function(w) w:query_radius(nan, 0, 1) end },
             { "bad argument #2 to 'query_radius' (y must be finite)", function(w) w:query_radius(0, inf, 1) end },
-            { "bad argument #3 to 'query_radius' (radius must be finite and >= 0)",
+            { "bad argument #3 to 'query_radius' (radius must be within [0, 1e9])",
                 function(w) w:query_radius(0, 0, -1) end },
-            { "bad argument #3 to 'query_radius' (radius must be finite and >= 0)",
+            { "bad argument #3 to 'query_radius' (radius must be within [0, 1e9])",
                 function(w) w:query_radius(0, 0, nan) end },
             { "bad argument #4 to 'line_of_sight' (number expected, got nil)",
                 function(w) w:line_of_sight(0, 0, 1) end },
@@ -413,7 +413,7 @@ describe("queries", function()
                 function(w) w:line_of_sight(nan, 0, 1, 1) end },
             { "bad argument #4 to 'line_of_sight' (y2 must be within [-1e9, 1e9])",
                 function(w) w:line_of_sight(0, 0, 1, 2e9) end },
-            { "bad argument #5 to 'line_of_sight' (clearance must be finite and >= 0)",
+            { "bad argument #5 to 'line_of_sight' (clearance must be within [0, 1e9])",
                 function(w) w:line_of_sight(0, 0, 1, 1, -1) end },
         }
     end)

@@ -1,0 +1,43 @@
+--- rvo.check — argument checks shared by the Lua modules (jitter, groups,
+-- locks, surround, follow, unstick, render, svg).
+--
+-- Their error messages must read the same on Lua 5.4 and LuaJIT (the
+-- differential fuzzer, tests/fuzz/lua_diff.lua, compares them word for
+-- word). tostring does not: 3.0 is "3.0" on Lua 5.4 and "3" on LuaJIT,
+-- 0/0 is "-nan" or "nan", and a table prints its address. show() prints a
+-- value the same way on both.
+--
+--   local check = require("rvo.check")
+--   error("... got " .. check.show(v))
+local check = {}
+local format, huge = string.format, math.huge
+
+--- True for a number that is neither NaN nor infinite.
+function check.finite(v)
+    return type(v) == "number" and v == v and v > -huge and v < huge
+end
+
+--- True for a time step the core takes: a number that stays finite and
+-- above 0 as a C float (1e300 and 1e-300 do not).
+function check.time_step(v)
+    return type(v) == "number" and v >= 1e-45 and v <= 3.4e38
+end
+
+--- v as error messages print it: numbers in %.14g, strings as they are,
+-- tables, functions and the like by their type name.
+function check.show(v)
+    local t = type(v)
+    if t == "number" then
+        if v ~= v then return "nan" end
+        if v == huge then return "inf" end
+        if v == -huge then return "-inf" end
+        return format("%.14g", v)
+    elseif t == "string" then
+        return v
+    elseif t == "boolean" or t == "nil" then
+        return tostring(v)
+    end
+    return t
+end
+
+return check
