@@ -94,6 +94,19 @@ describe("the differential fuzzer's findings", function()
         assert.are.equal(7, w:agent_count())
     end)
 
+    it("a blocked surround holder takes a huge time step without a sight line out of the world", function()
+        local w = new_world()
+        local s = require("rvo.surround").new(w, { target = { 0, 0 }, attack_radius = 3 })
+        s:set_target(0, 0, 1, 0) -- the target walks east
+        local holder = w:add_agent(2.75, 0) -- in the band
+        w:add_agent(50, 0) -- in the holder's way east
+        s:add(holder)
+        s:step()
+        assert.are.equal("hold", s:phase(holder))
+        s:step(2 ^ 53)
+        assert.is_true(w:is_valid(holder))
+    end)
+
     it("query limits say what they accept", function()
         local w = new_world()
         assert.are.equal("bad argument #5 to 'ray_cast' (max_dist must be within [0, 1e9])",
