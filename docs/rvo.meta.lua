@@ -452,8 +452,10 @@ function World:line_of_sight(x1, y1, x2, y2, clearance) end
 ---@param max_dist number [m]
 ---@param clearance? number [m] (default 0)
 ---@param mask? integer agents of these groups block (default 0xffffffff; 0: obstacles only)
+---@param ignore? rvo.AgentId|false point-blank: skip only this agent (false: nobody) and hit at
+---distance 0 any other whose disc holds the start (default: skip every disc holding the start)
 ---@return rvo.RayHit?
-function World:ray_cast(x, y, dx, dy, max_dist, clearance, mask) end
+function World:ray_cast(x, y, dx, dy, max_dist, clearance, mask, ignore) end
 
 ---Debug view: the ORCA half-planes of one agent, as the solve builds them
 ---(between solve and integrate: the ones that solve used). Line k is

@@ -224,8 +224,10 @@ static int32_t cell_clamp(double v, int32_t lo, int32_t hi) {
     return f < lo ? lo : f > hi ? hi : (int32_t)f;
 }
 
-int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                       uint32_t mask, rvo_ray_hit *hit) {
+/* point_blank: agents whose (grown) disc holds the start are hit at 0, all
+ * but `ignore`; otherwise they are all skipped (the caster's own disc). */
+static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                    uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     char buf[64];
     const char *e;
@@ -240,7 +242,9 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be within [0, 1e9]");
     if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be within [0, 1e9]");
-    if (!hit) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 8, "hit is NULL");
+    if (!hit) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
+    if (point_blank && ignore && rvo__slot_lookup(&w->agent_slots, ignore) < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 8, "unknown or removed agent id");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};
     memset(hit, 0, sizeof *hit);
@@ -263,12 +267,30 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
                     const int32_t j = g->items[t];
                     if (!(w->prm[j].groups & mask)) continue;
                     const rvo_vec2 p = g->item_pos[t];
-                    const double tt = ray_circle(q.ox, q.oy, q.dx, q.dy, p.x, p.y,
-                                                 (double)w->prm[j].radius + clearance, q.tmax);
+                    const double reach = (double)w->prm[j].radius + clearance;
+                    if (point_blank) {
+                        if (w->ids[j] == ignore) continue;
+                        const double fx = q.ox - p.x, fy = q.oy - p.y;
+                        if (fx * fx + fy * fy <= reach * reach) { /* touching at the start */
+                            ray_take(&q, 0, fx, fy, w->ids[j], 0);
+                            continue;
+                        }
+                    }
+                    const double tt = ray_circle(q.ox, q.oy, q.dx, q.dy, p.x, p.y, reach, q.tmax);
                     if (tt >= 0) ray_take(&q, tt, q.ox + tt * q.dx - p.x, q.oy + tt * q.dy - p.y, w->ids[j], 0);
                 }
             }
     }
     rvo__ok(w);
     return q.found ? 1 : 0;
+}
+
+int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                       uint32_t mask, rvo_ray_hit *hit) {
+    return ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, false, 0, hit);
+}
+
+int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                            uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit) {
+    return ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, true, ignore, hit);
 }

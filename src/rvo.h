@@ -326,6 +326,14 @@ typedef struct rvo_ray_hit {
 RVO_API int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
                                uint32_t mask, rvo_ray_hit *hit);
 
+/* Point-blank ray cast, for a caster inside a crowd (a melee unit): as
+ * rvo_world_ray_cast, but only agent `ignore` (the caster; 0: nobody) is
+ * skipped. Any other agent whose disc, grown by clearance, already holds
+ * the start is hit at distance 0, with the normal pointing from its centre
+ * to the start. `ignore` (argument 8) must be a live agent or 0. */
+RVO_API int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist,
+                                    float clearance, uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit);
+
 /* ---- stall events (src/stall.c) -----------------------------------------
  * An agent stalls while it moves along its preferred velocity at less than
  * progress x its preferred speed (the velocity it really moved with, after

@@ -141,6 +141,8 @@ typedef struct rvo_ray_hit {
 } rvo_ray_hit;
 int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
                        uint32_t mask, rvo_ray_hit *hit);
+int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+    uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit);
 
 typedef int rvo_solver;
 rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s);
@@ -1164,7 +1166,7 @@ end
 local hit_out = ffi.new("rvo_ray_hit[1]")
 local mask_check = ffi.new("rvo_agent_def[1]", { C.rvo_default_agent_def() })
 
-function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask)
+function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
     local fn = "ray_cast"
     local w = getmetatable(self) == World and self._w
     if not w then bad_self(self, fn) end
@@ -1186,8 +1188,21 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask)
     -- The core takes a uint32_t: judge the number as set_mask does.
     local why = C.rvo_agent_def_set(mask_check, param_index.mask, mask)
     if why ~= nil then arg_fail(7, fn, ffi.string(why)) end
-    -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
-    local r = C.rvo_world_ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, hit_out)
+    local r
+    if ignore == nil then
+        -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
+        r = C.rvo_world_ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, hit_out)
+    else
+        -- point-blank (issue 16): ignore = the caster's id, or false for nobody
+        local id = 0
+        if ignore ~= false then
+            if type(ignore) ~= "number" then type_fail(8, fn, "number or false", ignore) end
+            id = to_id(ignore)
+            if id == 0 then arg_fail(8, fn, "unknown or removed agent id") end
+        end
+        -- core: ..., mask, ignore, hit = 1..9, as in Lua
+        r = C.rvo_world_ray_cast_from(w, x, y, dx, dy, max_dist, clearance, mask, id, hit_out)
+    end
     if r < 0 then core_fail(w, r, fn) end
     if r == 0 then return nil end
     local h = hit_out[0]

@@ -84,6 +84,9 @@ function locks.new(world, opts)
         if not (finite(v) and v >= 0) then
             error(format("bad argument #2 to 'new' (%s must be a finite number >= 0, got %s)", k, show(v)), 2)
         end
+        if k == "tolerance" and v > 3.4e38 then -- world:avoiding takes it as a C float
+            error(format("bad argument #2 to 'new' (tolerance must be at most 3.4e38, got %s)", show(v)), 2)
+        end
         self[k] = v
     end
     local r = opts.release_on_change

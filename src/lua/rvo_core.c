@@ -1486,9 +1486,26 @@ static int l_ray_cast(lua_State *L)
             arg_error(L, 7, fn, why);
         }
     }
-    /* core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua */
-    r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
-                           (uint32_t)m, &hit);
+    if (lua_isnoneornil(L, 9)) {
+        /* core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua */
+        r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
+                               (uint32_t)m, &hit);
+    } else {
+        /* point-blank (issue 16): ignore = the caster's id, or false for nobody */
+        rvo_agent_id ignore = 0;
+        if (!(lua_type(L, 9) == LUA_TBOOLEAN && !lua_toboolean(L, 9))) {
+            if (lua_type(L, 9) != LUA_TNUMBER) {
+                type_error(L, 8, fn, "number or false", 9);
+            }
+            ignore = check_id(L, 8, fn);
+            if (ignore == 0) {
+                arg_error(L, 8, fn, "unknown or removed agent id");
+            }
+        }
+        /* core: ..., mask, ignore, hit = 1..9, as in Lua */
+        r = rvo_world_ray_cast_from(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
+                                    (uint32_t)m, ignore, &hit);
+    }
     if (r < 0) {
         core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
     }

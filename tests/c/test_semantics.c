@@ -312,6 +312,42 @@ static void ray_cast(void) {
     rvo_world_destroy(w);
 }
 
+/* issue 16: a melee unit casting from inside a crowd sees the enemy it
+ * touches (rvo_world_ray_cast skips every disc holding the start). */
+static void ray_cast_point_blank(void) {
+    rvo_world *w = world();
+    const rvo_agent_id caster = rvo_world_add_agent(w, 0, 0, NULL);     /* radius 0.5 */
+    const rvo_agent_id touching = rvo_world_add_agent(w, 0.4f, 0, NULL); /* its disc holds the start */
+    const rvo_agent_id far = rvo_world_add_agent(w, 5, 0, NULL);
+    rvo_ray_hit hit;
+    /* the old cast sees through both discs that hold the start */
+    CHECK(rvo_world_ray_cast(w, 0, 0, 1, 0, 20, 0, 0xffffffffu, &hit) == 1);
+    CHECK(hit.agent == far);
+    /* point-blank, ignoring the caster: the touching one at distance 0 */
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, 1, 0, 20, 0, 0xffffffffu, caster, &hit) == 1);
+    CHECK(hit.agent == touching);
+    CHECK(hit.distance == 0);
+    CHECK_NEAR(hit.normal.x, -1.0, 1e-6); /* from its centre (0.4, 0) to the start */
+    /* in any direction: it is hit where the ray starts */
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, -1, 0, 20, 0, 0xffffffffu, caster, &hit) == 1);
+    CHECK(hit.agent == touching && hit.distance == 0);
+    /* ignoring nobody: the lower id of the two at 0 (the caster) */
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, 1, 0, 20, 0, 0xffffffffu, 0, &hit) == 1);
+    CHECK(hit.agent == caster && hit.distance == 0);
+    /* the mask still filters: the touching one out of it, the far one is next */
+    rvo_agent_set_param(w, touching, RVO_PARAM_GROUPS, 2);
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, 1, 0, 20, 0, 1, caster, &hit) == 1);
+    CHECK(hit.agent == far);
+    CHECK_NEAR(hit.distance, 4.5, 1e-5);
+    /* a stale caster id is an error, named as argument 8 */
+    rvo_world_remove_agent(w, far);
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, 1, 0, 20, 0, 1, far, &hit) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_world_last_error_arg(w) == 8);
+    CHECK(rvo_world_ray_cast_from(w, 0, 0, 1, 0, -1, 0, 1, caster, &hit) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 5);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
     hero_is_not_pushed();
     weights_split();
@@ -319,5 +355,6 @@ int main(void) {
     locks();
     height();
     ray_cast();
+    ray_cast_point_blank();
     return check_finish("semantics");
 }

@@ -457,6 +457,11 @@ op(2, "neighbors", method("neighbors", { "id", buffer }))
 op(2, "query_radius", method("query_radius", { "coord", "coord", "dist", buffer }))
 op(2, "line_of_sight", method("line_of_sight", { "coord", "coord", "coord", "coord", "weight" }))
 op(3, "ray_cast", method("ray_cast", { "coord", "coord", "vel", "vel", "dist", "weight", "bits" }))
+op(2, "ray_cast_from", function(r)
+    local label, f, a = method("ray_cast", { "coord", "coord", "vel", "vel", "dist", "weight", "bits",
+        function(q) return q:chance(0.8) and agent_ref(q) or false end })(r)
+    return label, f, a
+end)
 op(2, "orca_lines", method("orca_lines", { "id", function(r) return r:chance(0.5) and nil or VALID.dt(r) end,
     buffer }))
 op(1, "tostring", method("__tostring", {}))

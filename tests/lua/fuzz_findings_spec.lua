@@ -107,6 +107,14 @@ describe("the differential fuzzer's findings", function()
         assert.is_true(w:is_valid(holder))
     end)
 
+    it("locks refuse a tolerance world:avoiding would refuse, at new() instead of at every step", function()
+        local w = new_world()
+        w:add_agent(0, 0)
+        assert.are.equal("bad argument #2 to 'new' (tolerance must be at most 3.4e38, got 1e+300)",
+            error_of(function() require("rvo.locks").new(w, { tolerance = 1e300 }) end))
+        require("rvo.locks").new(w, { tolerance = 1e30 }):step()
+    end)
+
     it("query limits say what they accept", function()
         local w = new_world()
         assert.are.equal("bad argument #5 to 'ray_cast' (max_dist must be within [0, 1e9])",

@@ -455,6 +455,31 @@ describe("ray_cast", function()
         assert.are.equal(front, w:ray_cast(0, 0, 1, 0, 20).agent)
         assert.are.equal(o, w:ray_cast(0, 0, 1, 0, 20, 0, 2).obstacle)
     end)
+
+    it("point-blank: names the caster and hits the neighbour it touches at distance 0", function()
+        local touching = w:add_agent(0.4, 0) -- its disc holds the caster's centre
+        -- without the caster named, every disc holding the start is skipped: the box
+        assert.are.equal(o, w:ray_cast(0, 0, 1, 0, 20).obstacle)
+        for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 } } do
+            local hit = w:ray_cast(0, 0, d[1], d[2], 20, 0, nil, caster)
+            assert.are.equal(touching, hit.agent)
+            assert.are.equal(0, hit.distance)
+            assert.are.equal(-1, hit.nx) -- from its centre to the start
+        end
+        -- false: nobody is skipped, the lower id of the two at 0 wins
+        local hit = w:ray_cast(0, 0, 1, 0, 20, 0, nil, false)
+        assert.are.equal(caster, hit.agent)
+        -- the mask still filters (touching is in group 1, other in group 2)
+        assert.are.equal(o, w:ray_cast(0, 0, 1, 0, 20, 0, 2, caster).obstacle)
+        -- a stale or non-id caster is an error
+        w:remove_agent(touching)
+        assert.are.equal("bad argument #8 to 'ray_cast' (unknown or removed agent id)",
+            support.error_of(function() w:ray_cast(0, 0, 1, 0, 20, 0, nil, touching) end))
+        assert.are.equal("bad argument #8 to 'ray_cast' (unknown or removed agent id)",
+            support.error_of(function() w:ray_cast(0, 0, 1, 0, 20, 0, nil, 1.5) end))
+        assert.are.equal("bad argument #8 to 'ray_cast' (number or false expected, got boolean)",
+            support.error_of(function() w:ray_cast(0, 0, 1, 0, 20, 0, nil, true) end))
+    end)
 end)
 
 describe("solvers", function()
