@@ -196,18 +196,20 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
     return s > 0.0f ? s : 0.0f;
 }
 
-/* Would a neighbour keeping its velocity hit this agent standing still
- * within the horizon? */
-static bool zero_threatened(const ue_ctx *x) {
+/* The speed of the fastest neighbour that, keeping its velocity, would hit
+ * this agent standing still within the horizon; 0 when none would. */
+static float zero_threat(const ue_ctx *x) {
     const orca_line *L = x->s->lines, *P = x->s->proj;
+    float fastest = 0.0f;
     for (int32_t k = 0; k < x->na; ++k) {
         const neighbor *nb = &x->s->agents[k];
         const orca_line plain = {L[k].point, x->w->vel[nb->index]};
         const span sp = cone_span(&plain, &P[k], x->radius + x->w->prm[nb->index].radius, nb->dist_sq, x->inv_tau,
                                   v2(0.0f, 0.0f), 1.0f);
-        if (sp.lo < sp.hi) return true;
+        const float speed = v2_abs(plain.direction);
+        if (sp.lo < sp.hi && speed > fastest) fastest = speed;
     }
-    return false;
+    return fastest;
 }
 
 /* cos and sin of 180, -150, 150, -120, 120, ..., -30, 30, 0 degrees */
@@ -290,11 +292,14 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
             best = cv;
         }
     }
-    if (best_score <= 0.0f && zero_threatened(&x)) {
+    const float threat = best_score <= 0.0f ? zero_threat(&x) : 0.0f;
+    if (threat > 0.0f) {
         /* Boxed in, and standing still would be run into: get out of the
-         * way along the heading (every 30 degrees, backwards first, at
-         * max_speed) that stays free the longest. */
-        const rvo_vec2 unit = v2_scale(vmax / sqrtf(speed_sq), pv);
+         * way along the heading (every 30 degrees, backwards first) that
+         * stays free the longest, as fast as the one coming (at most
+         * max_speed): a full-speed escape from a slow neighbour overshoots,
+         * and a crowd settling at its goals would bounce for good. */
+        const rvo_vec2 unit = v2_scale((threat < vmax ? threat : vmax) / sqrtf(speed_sq), pv);
         float best_sq = 0.0f;
         for (int32_t k = 0; k < 12; ++k) {
             const float cs = escape_cos[k], sn = escape_sin[k];
