@@ -335,7 +335,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         case 16: { /* queries: they change nothing, whatever they return */
-            const uint8_t k = u8(&r) % 5;
+            const uint8_t sel = u8(&r), k = sel % 5;
             const float a = num(&r), b = num(&r), c = num(&r), d = num(&r), e = num(&r);
             int32_t n = 0;
             if (k == 0) n = rvo_world_query_neighbors(w, pick(&r, sh.agents, sh.nagents), idbuf, MAX_AGENTS + 8);
@@ -343,7 +343,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             else if (k == 2) n = rvo_world_line_of_sight(w, a, b, c, d, e);
             else if (k == 3) {
                 rvo_ray_hit hit;
-                n = rvo_world_ray_cast(w, a, b, c, d, e, num(&r), u32(&r), &hit);
+                if (sel & 128) /* point-blank, skipping a live, stale or null id */
+                    n = rvo_world_ray_cast_from(w, a, b, c, d, e, num(&r), u32(&r),
+                                                (sel & 64) ? 0 : pick(&r, sh.agents, sh.nagents), &hit);
+                else
+                    n = rvo_world_ray_cast(w, a, b, c, d, e, num(&r), u32(&r), &hit);
                 if (n == 1 && !(isfinite(hit.distance) && isfinite(hit.point.x) && isfinite(hit.normal.y))) abort();
             } else {
                 int32_t nobst = 0;
