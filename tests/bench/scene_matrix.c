@@ -1,0 +1,173 @@
+/* The scene matrix of issue 16 (part 2): symmetric encounters that must
+ * resolve sideways, in the default mode. Every agent walks 24 m along its
+ * direction (constant preferred velocities, or goal-seeking towards the
+ * point 24 m on; the ring: its antipode, 22 m), radius 0.5, dt 0.1,
+ * neighbour distance 10, for each time horizon 1, 2, 5, 10 s and max
+ * speed 1, 2, 4. A case passes when every agent gets 20 m past its start
+ * within 2.5 x the free time + 10 s, nobody is pushed back more than one
+ * radius along its way (from the farthest it had come), the worst overlap
+ * stays <= 1% of ri + rj and nobody enters a wall.
+ *   scene_matrix [-v]          every case (-v: the passing ones too)
+ *   scene_matrix SCENE TH V G  one case (G: 1 goal-seeking, 0 constant),
+ *                              on 1 and 2 threads, with the positions' hash
+ * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
+ * ring (16 to the antipodes), corridor (a head-on pair between walls 2.5 m
+ * apart), blocks (4 x 4 through 4 x 4). Figures: docs/quality.md. */
+#include "rvo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAXA = 64 };
+typedef struct scene {
+    int n;
+    float sx[MAXA], sy[MAXA], dx[MAXA], dy[MAXA], dist[MAXA];
+    int corridor;
+} scene;
+
+static scene make(const char *name) {
+    scene s;
+    memset(&s, 0, sizeof s);
+#define ADD(x, y, ddx, ddy, D) (s.sx[s.n] = (x), s.sy[s.n] = (y), s.dx[s.n] = (ddx), s.dy[s.n] = (ddy), s.dist[s.n] = (D), s.n++)
+    if (!strcmp(name, "cross2")) {
+        ADD(-12, 0, 1, 0, 24);
+        ADD(0, -12, 0, 1, 24);
+    } else if (!strcmp(name, "cross4")) {
+        ADD(-12, 0, 1, 0, 24);
+        ADD(12, 0, -1, 0, 24);
+        ADD(0, -12, 0, 1, 24);
+        ADD(0, 12, 0, -1, 24);
+    } else if (!strcmp(name, "columns")) {
+        for (int k = 0; k < 5; ++k) {
+            ADD(-12 - 1.5f * k, 0, 1, 0, 24);
+            ADD(12 + 1.5f * k, 0, -1, 0, 24);
+        }
+    } else if (!strcmp(name, "ring")) {
+        for (int k = 0; k < 16; ++k) {
+            const float a = 6.2831853f * k / 16;
+            ADD(11 * cosf(a), 11 * sinf(a), -cosf(a), -sinf(a), 22);
+        }
+    } else if (!strcmp(name, "corridor")) {
+        ADD(-12, 0, 1, 0, 24);
+        ADD(12, 0, -1, 0, 24);
+        s.corridor = 1;
+    } else if (!strcmp(name, "blocks")) {
+        for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 4; ++k) {
+                ADD(-14 - 1.2f * i, -1.8f + 1.2f * k, 1, 0, 24);
+                ADD(14 + 1.2f * i, -1.8f + 1.2f * k, -1, 0, 24);
+            }
+    } else {
+        fprintf(stderr, "scene?\n");
+        exit(2);
+    }
+    return s;
+}
+
+/* returns 1 if ok */
+static int run(const char *name, float th, float vmax, int goal, int verbose, int threads, unsigned long long *hash) {
+    scene s = make(name);
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.1f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = vmax;
+    wd.agent.neighbor_dist = 10;
+    wd.agent.max_neighbors = 16;
+    wd.agent.time_horizon = th;
+    wd.threads = threads;
+    rvo_world *w = rvo_world_create(&wd);
+    rvo_agent_id id[MAXA];
+    for (int i = 0; i < s.n; ++i) id[i] = rvo_world_add_agent(w, s.sx[i], s.sy[i], NULL);
+    if (s.corridor) {
+        const float top[] = {-20, 1.25f, 20, 1.25f, 20, 3, -20, 3};
+        const float bot[] = {-20, -3, 20, -3, 20, -1.25f, -20, -1.25f};
+        rvo_world_add_obstacle(w, top, 4, true);
+        rvo_world_add_obstacle(w, bot, 4, true);
+    }
+    float best[MAXA], back = 0, overlap = 0, intrusion = 0;
+    for (int i = 0; i < s.n; ++i) best[i] = 0;
+    const int limit = (int)((2.5f * 24.0f / vmax + 10.0f) / 0.1f);
+    int done_step = -1;
+    for (int step = 0; step < limit; ++step) {
+        int done = 1;
+        for (int i = 0; i < s.n; ++i) {
+            rvo_vec2 p;
+            rvo_agent_get_position(w, id[i], &p);
+            const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
+            if (prog < 20 - 1e-3f) done = 0;
+            if (goal) {
+                const float gx = s.sx[i] + s.dx[i] * s.dist[i], gy = s.sy[i] + s.dy[i] * s.dist[i];
+                float ex = gx - p.x, ey = gy - p.y, d = hypotf(ex, ey);
+                const float sp = d < vmax * 0.1f ? d / 0.1f : vmax;
+                if (d > 1e-6f) rvo_agent_set_pref_velocity(w, id[i], ex / d * sp, ey / d * sp);
+                else rvo_agent_set_pref_velocity(w, id[i], 0, 0);
+            } else {
+                rvo_agent_set_pref_velocity(w, id[i], s.dx[i] * vmax, s.dy[i] * vmax);
+            }
+        }
+        if (done) {
+            done_step = step;
+            break;
+        }
+        rvo_world_step(w, 0);
+        for (int i = 0; i < s.n; ++i) {
+            rvo_vec2 p;
+            rvo_agent_get_position(w, id[i], &p);
+            const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
+            if (prog > best[i]) best[i] = prog;
+            if (best[i] - prog > back) back = best[i] - prog;
+            if (s.corridor) {
+                const float in = fabsf(p.y) + 0.5f - 1.25f;
+                if (in > intrusion) intrusion = in;
+            }
+            for (int j = i + 1; j < s.n; ++j) {
+                rvo_vec2 q;
+                rvo_agent_get_position(w, id[j], &q);
+                const float ov = 1.0f - hypotf(p.x - q.x, p.y - q.y) / 1.0f;
+                if (ov > overlap) overlap = ov;
+            }
+        }
+    }
+    if (hash) {
+        unsigned long long h = 1469598103934665603ull;
+        for (int i = 0; i < s.n; ++i) {
+            rvo_vec2 p;
+            rvo_agent_get_position(w, id[i], &p);
+            unsigned char b[8];
+            memcpy(b, &p, 8);
+            for (int k = 0; k < 8; ++k) h = (h ^ b[k]) * 1099511628211ull;
+        }
+        *hash = h;
+    }
+    rvo_world_destroy(w);
+    const int ok = done_step >= 0 && back <= 0.5f + 1e-4f && overlap <= 0.01f && intrusion <= 1e-3f;
+    if (!ok || verbose)
+        printf("%-8s %s th %4.1f v %g: done %5d back %.3f overlap %.2f%% intrusion %.3f%s\n", name,
+               goal ? "goal " : "const", th, vmax, done_step, back, 100 * overlap, intrusion, ok ? "" : "  FAIL");
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5) {
+        unsigned long long h1, h2;
+        run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 1, 1, &h1);
+        run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 0, 2, &h2);
+        printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
+        return h1 == h2 ? 0 : 1;
+    }
+    const char *scenes[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
+    const float hs[] = {1, 2, 5, 10}, vs[] = {1, 2, 4};
+    int fails = 0, total = 0;
+    const int verbose = argc > 1;
+    for (int sc = 0; sc < 6; ++sc)
+        for (int g = 0; g < 2; ++g)
+            for (int t = 0; t < 4; ++t)
+                for (int v = 0; v < 3; ++v) {
+                    total++;
+                    fails += !run(scenes[sc], hs[t], vs[v], g, verbose, 1, NULL);
+                }
+    printf("%d of %d failed\n", fails, total);
+    return 0;
+}
