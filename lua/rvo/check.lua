@@ -23,6 +23,18 @@ function check.time_step(v)
     return type(v) == "number" and v >= 1e-45 and v <= 3.4e38
 end
 
+--- True for a coordinate or velocity component the core takes: a number
+-- within [-1e9, 1e9].
+function check.coord(v)
+    return type(v) == "number" and v >= -1e9 and v <= 1e9
+end
+
+--- v clamped into [-1e9, 1e9], for a sum of valid terms that may leave it.
+function check.clamp_coord(v)
+    if v > 1e9 then return 1e9 elseif v < -1e9 then return -1e9 end
+    return v
+end
+
 --- v as error messages print it: numbers in %.14g, strings as they are,
 -- tables, functions and the like by their type name.
 function check.show(v)

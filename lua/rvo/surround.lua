@@ -58,6 +58,9 @@ local Surround = {}
 Surround.__index = Surround
 
 local finite = check.finite
+-- Sums of a target velocity and a unit's own terms, kept within what the
+-- core takes (a target may move at up to 1e9 m/s).
+local clamp = check.clamp_coord
 
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
@@ -79,10 +82,11 @@ local function read_target(self, t, fname, argn)
                 show(t)), 3)
         end
         self.target_id, self.tx, self.ty, self.tvx, self.tvy = t, nil, nil, 0, 0
-    elseif type(t) == "table" and finite(t[1]) and finite(t[2]) then
+    elseif type(t) == "table" and check.coord(t[1]) and check.coord(t[2]) then
         self.target_id, self.tx, self.ty, self.tvx, self.tvy = nil, t[1], t[2], 0, 0
     else
-        error(format("bad argument #%d to '%s' (target must be an agent id or a point {x, y})", argn, fname), 3)
+        error(format("bad argument #%d to '%s' (target must be an agent id or a point {x, y} within [-1e9, 1e9])",
+            argn, fname), 3)
     end
 end
 
@@ -156,12 +160,12 @@ function Surround:set_target(x, y, vx, vy)
         read_target(self, x, "set_target", 1)
         return
     end
-    if not (finite(x) and finite(y)) then
-        error("bad argument #1 to 'set_target' (need an agent id, or finite x and y)", 2)
+    if not (check.coord(x) and check.coord(y)) then
+        error("bad argument #1 to 'set_target' (need an agent id, or x and y within [-1e9, 1e9])", 2)
     end
     vx, vy = vx or 0, vy or 0
-    if not (finite(vx) and finite(vy)) then
-        error("bad argument #3 to 'set_target' (vx and vy must be finite numbers)", 2)
+    if not (check.coord(vx) and check.coord(vy)) then
+        error("bad argument #3 to 'set_target' (vx and vy must be numbers within [-1e9, 1e9])", 2)
     end
     self.target_id, self.tx, self.ty, self.tvx, self.tvy = nil, x, y, vx, vy
 end
@@ -427,7 +431,8 @@ function Surround:before_solve(dt)
             local cap = self.spread_speed
             if tangential > cap then tangential = cap elseif tangential < -cap then tangential = -cap end
         end
-        world:set_pref_velocity(id, tvx + ex * radial - ey * tangential, tvy + ey * radial + ex * tangential)
+        world:set_pref_velocity(id, clamp(tvx + ex * radial - ey * tangential),
+            clamp(tvy + ey * radial + ex * tangential))
     end
     for _, id in ipairs(units) do
         if phase[id] == "approach" then
@@ -437,7 +442,7 @@ function Surround:before_solve(dt)
                 world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
             else
                 local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
-                world:set_pref_velocity(id, vx, vy)
+                world:set_pref_velocity(id, clamp(vx), clamp(vy))
             end
         end
     end
@@ -498,11 +503,11 @@ function Surround:after_solve()
                 local px = f.tvx + ex * radial - ey * t
                 local py = f.tvy + ey * radial + ex * t
                 if free_move(world, x, y, px, py, dt, radius) then
-                    world:set_new_velocity(id, px, py)
+                    world:set_new_velocity(id, clamp(px), clamp(py))
                 else
                     px, py = f.tvx + ex * radial, f.tvy + ey * radial
                     if world:line_of_sight(x, y, ahead(x, px, dt), ahead(y, py, dt), radius) then
-                        world:set_new_velocity(id, px, py)
+                        world:set_new_velocity(id, clamp(px), clamp(py))
                     else
                         world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
                     end

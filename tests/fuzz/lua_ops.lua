@@ -381,18 +381,24 @@ local function op(weight, name, builder)
     OPS[#OPS + 1] = { weight, name, builder }
 end
 
-op(14, "add_agent", function(r)
-    local label, f, a, main = method("add_agent", { "coord", "coord" })(r)
-    if r:chance(0.6) then
-        a[3] = fields(r, AGENT_FIELDS)
-        a.n = 3
+-- An operation that adds to the world: an options table (spec) as argument
+-- n + 1 with probability p; the id it returns joins S[list] (main world).
+local function adder(name, kinds, p, spec, list)
+    return function(r)
+        local label, f, a, main = method(name, kinds)(r)
+        if r:chance(p) then
+            a.n = #kinds + 1
+            a[a.n] = fields(r, spec)
+        end
+        return label, function(...)
+            local id = f(...)
+            if main and type(id) == "number" then S[list][#S[list] + 1] = id end
+            return id
+        end, a
     end
-    return label, function(...)
-        local id = f(...)
-        if main and type(id) == "number" then S.agents[#S.agents + 1] = id end
-        return id
-    end, a
-end)
+end
+
+op(14, "add_agent", adder("add_agent", { "coord", "coord" }, 0.6, AGENT_FIELDS, "agents"))
 op(3, "remove_agent", method("remove_agent", { "id" }))
 op(8, "step", method("step", { function(r) return r:chance(0.5) and nil or VALID.dt(r) end }))
 op(4, "solve", method("solve", { function(r) return r:chance(0.5) and nil or VALID.dt(r) end }))
@@ -437,18 +443,7 @@ op(1, "set_new_velocities", method("set_new_velocities", { flat_list }))
 for _, v in ipairs { "positions_view", "velocities_view" } do
     op(1, v, method(v, {})) -- (the view is read by read_views)
 end
-op(3, "add_obstacle", function(r)
-    local label, f, a, main = method("add_obstacle", { polygon })(r)
-    if r:chance(0.4) then
-        a[2] = fields(r, { closed = "bool" })
-        a.n = 2
-    end
-    return label, function(...)
-        local id = f(...)
-        if main and type(id) == "number" then S.obstacles[#S.obstacles + 1] = id end
-        return id
-    end, a
-end)
+op(3, "add_obstacle", adder("add_obstacle", { polygon }, 0.4, { closed = "bool" }, "obstacles"))
 op(1, "remove_obstacle", method("remove_obstacle", { "oid" }))
 op(1, "obstacle_count", method("obstacle_count", {}))
 op(1, "obstacle_valid", method("obstacle_valid", { "oid" }))

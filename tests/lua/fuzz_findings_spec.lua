@@ -115,6 +115,19 @@ describe("the differential fuzzer's findings", function()
         require("rvo.locks").new(w, { tolerance = 1e30 }):step()
     end)
 
+    it("surround takes a target velocity only within the core's range, and holders follow it there", function()
+        local w = new_world()
+        local s = require("rvo.surround").new(w, { target = { 0, 0 } })
+        local holder = w:add_agent(2.75, 0)
+        s:add(holder)
+        assert.are.equal("bad argument #3 to 'set_target' (vx and vy must be numbers within [-1e9, 1e9])",
+            error_of(function() s:set_target(0, 0, -2 ^ 53, 0) end))
+        s:set_target(0, 0, -1e9, 0) -- the fastest target: its holders' sums stay within the range
+        s:step()
+        s:step()
+        assert.is_true(w:is_valid(holder))
+    end)
+
     it("query limits say what they accept", function()
         local w = new_world()
         assert.are.equal("bad argument #5 to 'ray_cast' (max_dist must be within [0, 1e9])",
