@@ -141,7 +141,28 @@ local function shrink(finding)
     return list
 end
 
-local stats = { sequences = 0, ops = 0, errors = 0, shadowed = 0, kinds = {} }
+local stats = { sequences = 0, ops = 0, errors = 0, shadowed = 0, kinds = {}, classes = {} }
+
+-- A coarse class of an error message, for the summary.
+local CLASSES = {
+    { "wrong type", "expected, got" },
+    { "stale, foreign or made-up id", "unknown or removed" },
+    { "destroyed world", "destroyed" },
+    { "wrong phase", "between solve and integrate" },
+    { "wrong phase", "needs a solve first" },
+    { "wrong phase", "call it between" },
+    { "wrong phase", "call before_solve first" },
+    { "bad snapshot", "snapshot" },
+    { "out of range, NaN or inf", "must be" },
+    { "out of range, NaN or inf", "within" },
+    { "unknown option or field", "unknown" },
+}
+local function class_of(msg)
+    for _, c in ipairs(CLASSES) do
+        if msg:find(c[2], 1, true) then return c[1] end
+    end
+    return "other"
+end
 
 -- Errors by kind: the message without its position and numbers.
 local function count_kinds(lines)
@@ -150,6 +171,8 @@ local function count_kinds(lines)
         if msg then
             local kind = msg:gsub("^[^:]*:%d+: ", ""):gsub("%-?%d[%w.+-]*", "N")
             stats.kinds[kind] = (stats.kinds[kind] or 0) + 1
+            local c = class_of(kind)
+            stats.classes[c] = (stats.classes[c] or 0) + 1
         end
         local ops, errs, shadowed = line:match("^done (%d+) (%d+) (%d+)")
         if ops then
@@ -207,6 +230,11 @@ end
 
 print(format("%d sequences, %d operations (each on both runtimes), %d errors raised, %d calls repeated on a"
     .. " loaded copy", stats.sequences, stats.ops, stats.errors, stats.shadowed))
+local classes = {}
+for k, n in pairs(stats.classes) do classes[#classes + 1] = { k, n } end
+table.sort(classes, function(x, y) return x[2] > y[2] or (x[2] == y[2] and x[1] < y[1]) end)
+print("errors by class:")
+for _, c in ipairs(classes) do print(format("  %9d  %s", c[2], c[1])) end
 local kinds = {}
 for k, n in pairs(stats.kinds) do kinds[#kinds + 1] = { k, n } end
 table.sort(kinds, function(x, y) return x[2] > y[2] or (x[2] == y[2] and x[1] < y[1]) end)
