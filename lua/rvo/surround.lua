@@ -459,13 +459,6 @@ local function free_move(world, x, y, vx, vy, dt, radius)
     return world:ray_cast(x, y, vx, vy, len, radius * 0.999) == nil
 end
 
--- x + v * dt, kept within the core's +-1e9 m (a huge dt would leave it).
-local function ahead(x, v, dt)
-    local e = x + v * dt
-    if e > 1e9 then return 1e9 elseif e < -1e9 then return -1e9 end
-    return e
-end
-
 --- Between world:solve and world:integrate: keeps only the tangential part
 -- of each holder's new velocity (relative to the target), plus the radial
 -- term that keeps it mid-band. Falls back to no sliding, then to standing
@@ -506,7 +499,7 @@ function Surround:after_solve()
                     world:set_new_velocity(id, clamp(px), clamp(py))
                 else
                     px, py = f.tvx + ex * radial, f.tvy + ey * radial
-                    if world:line_of_sight(x, y, ahead(x, px, dt), ahead(y, py, dt), radius) then
+                    if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), radius) then
                         world:set_new_velocity(id, clamp(px), clamp(py))
                     else
                         world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
