@@ -5,7 +5,7 @@
 --   meson devenv -C build --workdir "$PWD" luajit examples/circle.lua [--quick] [out.svg]
 --
 -- Full run: 250 agents on a circle of radius 200 (RVO2's Circle example,
--- the scene of shared/scenarios/rvo2/rvo2_circle250_pref2). --quick: 50
+-- the scene of tests/data/rvo2/rvo2_circle250_pref2). --quick: 50
 -- agents on a circle of radius 40 (the same spacing), for smoke tests.
 -- Exits with status 1 if the agents do not all arrive within the step cap.
 

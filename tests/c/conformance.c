@@ -1,5 +1,5 @@
 /* Conformance with the RVO2 library, on RVO2's own traces
- * (shared/scenarios/rvo2, see its README):
+ * (tests/data/rvo2, see its README):
  *   replay  - at every recorded step, load RVO2's state and preferred
  *             velocities, solve once, compare the new velocities with RVO2's
  *             next state: >= 99.5% of agent-steps within 1e-3.
