@@ -219,6 +219,14 @@ r.trace:draw(doc, { tolerance = 0.05, width = 0.06, point_radius = 0.15 })
 doc:text(0, 31, string.format("%d agents, %d steps, %d arrived", r.agents, r.steps, r.arrived), { font_size = 1 })
 local ok, why = doc:write(out_path)
 if not ok then
+    -- The output folder may not exist yet.
+    local dir = out_path:match("^(.*)[/\\]")
+    if dir then
+        os.execute('mkdir -p "' .. dir:gsub('"', '\\"') .. '"')
+        ok, why = doc:write(out_path)
+    end
+end
+if not ok then
     io.stderr:write("level.lua: " .. tostring(why) .. "\n")
     os.exit(1)
 end
