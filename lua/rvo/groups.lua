@@ -302,6 +302,9 @@ end
 -- also dropped by the next relation change.
 function Groups:forget(id)
     check_self(self, "forget")
+    if type(id) ~= "number" or id ~= id then -- (stale ids are fine: the agent is gone)
+        error(format("bad argument #1 to 'forget' (agent id expected, got %s)", id ~= id and "nan" or type(id)), 2)
+    end
     self.member[id] = nil
     return self
 end

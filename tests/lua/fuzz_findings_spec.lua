@@ -163,4 +163,20 @@ describe("the differential fuzzer's findings", function()
         local bx, by = w:pref_velocity(b)
         assert.are.same({ 1, 0, 0, 1 }, { ax, ay, bx, by })
     end)
+    it("groups:forget takes only a number, and a stale or unknown id is fine", function()
+        -- was: forget(nil) and forget(0/0) raised "table index is nil/NaN" from inside groups.lua
+        local groups = require("rvo.groups")
+        local w = new_world()
+        local g = groups.new(w, { "red" })
+        local a = w:add_agent(0, 0)
+        g:join(a, "red")
+        for _, bad in ipairs({ "nil", "nan", "string" }) do
+            local v = bad == "nan" and 0 / 0 or bad == "string" and "x" or nil
+            local msg = error_of(function() g:forget(v) end)
+            assert.is_truthy(msg:find("bad argument #1 to 'forget' (agent id expected", 1, true), msg)
+        end
+        assert.are.equal(g, g:forget(12345)) -- never handed out: no error
+        w:remove_agent(a)
+        assert.are.equal(g, g:forget(a)) -- stale: no error
+    end)
 end)
