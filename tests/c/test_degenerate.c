@@ -1,4 +1,4 @@
-/* Degenerate input: each case has a defined behaviour (README, "Degenerate
+/* Degenerate input: each case has a defined behaviour (docs/reference.md, "Degenerate
  * input") with finite results, on every solver and in both modes
  * (rvo2_compat on and off):
  *   coincident agents            separate along a direction fixed by their ids

@@ -183,7 +183,7 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
  * follower (head for the far side of the door) is not home within 3 x in
  * any of them: the crowds fill the opening from both sides. (Seeds 1-3 are
  * the suite's; over 40 seeds default and RVO2 make 2 x on 39, strict on
- * 18 only, seed 2 by one step: README, Avoidance quality.) */
+ * 18 only, seed 2 by one step: docs/quality.md.) */
 static void doorway_lanes(void) {
     static const char *const modes[] = {"soft", "default", "rvo2"};
     qscene s = qs_make("doorway", 0);

@@ -207,7 +207,7 @@ return makespan, table.concat(out, "\n")
 
 describe("a two-way door", function()
     local free = 38 -- steps the farthest agent needs alone (quality_scenes.h)
-    -- measured (README, Two-way doors): seeds 1-20 all home after 64-76
+    -- measured (docs/quality.md, Two-way doors): seeds 1-20 all home after 64-76
     -- steps in the default mode, 64-79 in the soft mode
     it("lets two crowds pass each other within 2x the free-walking time", function()
         for _, strict in ipairs { true, false } do -- the default mode (hard bodies), the soft mode

@@ -184,7 +184,7 @@ describe("rvo.locks in the standard crossing", function()
     it("lowers the oscillation of jittered ORCA agents, and everybody still gets home", function()
         local plain_route, plain_whole, plain_steps = crossing("orca", 0.1, nil)
         local lock_route, lock_whole, lock_steps, lock_worst = crossing("orca", 0.1, {})
-        -- measured (README): en route 45.4 -> 30.6, whole run 63.3 -> 48.5 m/s per
+        -- measured (docs/quality.md): en route 45.4 -> 30.6, whole run 63.3 -> 48.5 m/s per
         -- agent (the whole run counts the squads parking: squad-mates pushed
         -- aside by late arrivals walk back, and a lock keeps a pushed agent
         -- going for 0.2 s)
@@ -198,7 +198,7 @@ describe("rvo.locks in the standard crossing", function()
     it("lowers the oscillation of Unreal's own sampling solver", function()
         local plain_route = crossing("ue", 0.1, nil)
         local lock_route = crossing("ue", 0.1, {})
-        -- measured (README): 107.7 -> 62.7
+        -- measured (docs/quality.md): 107.7 -> 62.7
         assert.is_true(lock_route < 0.7 * plain_route, lock_route .. " vs " .. plain_route)
     end)
 end)

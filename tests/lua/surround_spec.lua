@@ -100,7 +100,7 @@ end
 describe("rvo.surround", function()
     it("brings 24 units onto the ring and keeps them there, evenly and without overlap", function()
         local r = run("still", true)
-        -- measured (README): every unit in the band from step 201; drift 0.297 m,
+        -- measured (docs/quality.md): every unit in the band from step 201; drift 0.297 m,
         -- worst overlap 0.08%, largest gap 1.07x the even share
         assert.is_not_nil(r.all_in, "not every unit reached the band")
         assert.are.equal(24, r.in_band)
@@ -114,7 +114,7 @@ describe("rvo.surround", function()
     it("does much better than plain ORCA toward the ring", function()
         local s = run("still", true)
         local p = run("still", false)
-        -- measured (README): plain ORCA gets every unit to the band once
+        -- measured (docs/quality.md): plain ORCA gets every unit to the band once
         -- (step 252), but every one is pushed out of it again (drift 4.2 m
         -- against 0.30), gap 4.0x against 1.1x
         assert.are.equal(0, s.left)
@@ -125,7 +125,7 @@ describe("rvo.surround", function()
 
     it("follows a moving target", function()
         local r = run("moving", true)
-        -- measured (README): all in the band from step 240, drift 0.323 m, 0.10%
+        -- measured (docs/quality.md): all in the band from step 240, drift 0.323 m, 0.10%
         assert.is_not_nil(r.all_in)
         assert.are.equal(24, r.in_band)
         assert.are.equal(0, r.left)
@@ -135,7 +135,7 @@ describe("rvo.surround", function()
 
     it("holds the reachable part of the ring beside a wall", function()
         local r = run("wall", true)
-        -- measured (README): 16/16 in the band from step 180, none left it, 0.06% overlap
+        -- measured (docs/quality.md): 16/16 in the band from step 180, none left it, 0.06% overlap
         assert.is_true(r.in_band >= 15, "in band " .. r.in_band)
         assert.are.equal(0, r.left)
         assert.is_true(r.worst <= 0.02, "overlap " .. r.worst)

@@ -133,7 +133,7 @@ end)
 describe("rvo.unstick", function()
     for _, scene in ipairs { "head-on", "corridor", "cross" } do
         it("resolves the " .. scene .. " deadlock that stays stuck without it", function()
-            -- measured (README): soft mode stuck (stalls of 34 s), with
+            -- measured (docs/quality.md): soft mode stuck (stalls of 34 s), with
             -- unstick home after 110 / 131 / 144 steps; default mode home
             -- after 112 / 138 / 142 steps without unstick (stalls of 1.6-3 s)
             local steps, longest = run(scene, false, 400, true)
