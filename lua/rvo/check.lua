@@ -52,4 +52,29 @@ function check.show(v)
     return t
 end
 
+--- Raises, at the caller of the module method that calls it, that the
+-- world (argument argn of method fname; 0 for the module's own) was
+-- destroyed. level: of the caller to blame, counted from here (default 3:
+-- the caller of the method that calls check.alive).
+function check.alive(world, fname, argn, level)
+    if world:is_destroyed() then
+        error(format("bad argument #%d to '%s' (the world was destroyed)", argn, fname), level or 3)
+    end
+end
+
+--- After a world call on agent id raised: raises why, naming method fname,
+-- the world's argument number world_argn and the id's id_argn, at the
+-- caller of the module method that calls it. (Module methods call the
+-- world first and ask why only when it failed: no cost on the way that
+-- works.)
+function check.agent_failed(world, id, fname, world_argn, id_argn)
+    if world:is_destroyed() then
+        error(format("bad argument #%d to '%s' (the world was destroyed)", world_argn, fname), 3)
+    end
+    if type(id) ~= "number" then
+        error(format("bad argument #%d to '%s' (agent id expected, got %s)", id_argn, fname, type(id)), 3)
+    end
+    error(format("bad argument #%d to '%s' (unknown or removed agent id %s)", id_argn, fname, check.show(id)), 3)
+end
+
 return check

@@ -110,6 +110,7 @@ local function check_self(self, fn)
     if getmetatable(self) ~= Follower then
         error(format("calling '%s' on bad self", fn), 3)
     end
+    check.alive(self.world, fn, 0, 4)
 end
 
 local function track(self, id, st)

@@ -39,6 +39,7 @@ local function check_self(self, fname)
     if getmetatable(self) ~= Groups then
         error(format("bad argument #0 to '%s' (groups expected: call it as g:%s(...))", fname, fname), 3)
     end
+    check.alive(self.world, fname, 0, 4)
 end
 
 local function check_name(name, fname, argn)

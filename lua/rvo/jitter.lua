@@ -188,7 +188,8 @@ function Jitter:steer(world, id, gx, gy, speed)
         error(format("bad argument #5 to 'steer' (speed must be a finite number >= 0, got %s)",
             show(speed)), 2)
     end
-    local x, y = world:position(id) -- raises for a bad or stale id
+    local ok, x, y = pcall(world.position, world, id)
+    if not ok then check.agent_failed(world, id, "steer", 1, 2) end
     speed = speed or world:max_speed(id)
     local dx, dy = gx - x, gy - y
     local d = sqrt(dx * dx + dy * dy)

@@ -44,6 +44,7 @@ local function check_self(self, fname)
     if getmetatable(self) ~= Locks then
         error(format("bad argument #0 to '%s' (locks expected: call it as L:%s(...))", fname, fname), 3)
     end
+    check.alive(self.world, fname, 0, 4)
 end
 
 local KNOWN = { after_avoid = true, after_clean = true, tolerance = true, release_on_change = true }

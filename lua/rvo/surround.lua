@@ -69,6 +69,7 @@ local function check_self(self, fname)
     if getmetatable(self) ~= Surround then
         error(format("bad argument #0 to '%s' (surround expected: call it as s:%s(...))", fname, fname), 3)
     end
+    check.alive(self.world, fname, 0, 4)
 end
 
 local KNOWN = { target = true, attack_radius = true, tolerance = true, probe_length = true, spread = true,
@@ -104,6 +105,7 @@ function surround.new(world, opts)
     if not is_world(world) then
         error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
     end
+    check.alive(world, "new", 1)
     if type(opts) ~= "table" then
         error(format("bad argument #2 to 'new' (options table expected, got %s)", type(opts)), 2)
     end
@@ -322,14 +324,19 @@ end
 -- agent was removed are dropped. dt defaults to the world's time step.
 function Surround:before_solve(dt)
     check_self(self, "before_solve")
+    self:_before_solve(dt, "before_solve")
+end
+
+-- before_solve's work; fname: the method the user called (errors name it).
+function Surround:_before_solve(dt, fname)
     local world = self.world
     dt = dt == nil and world:time_step() or dt
     if not check.time_step(dt) then
-        error(format("bad argument #1 to 'before_solve' (dt must be a number in [1e-45, 3.4e38], got %s)",
-            show(dt)), 2)
+        error(format("bad argument #1 to '%s' (dt must be a number in [1e-45, 3.4e38], got %s)", fname,
+            show(dt)), 3)
     end
     if self.target_id and not world:is_valid(self.target_id) then
-        error("bad argument #0 to 'before_solve' (the target agent was removed: set_target first)", 2)
+        error(format("bad argument #0 to '%s' (the target agent was removed: set_target first)", fname), 3)
     end
     local tx, ty, tvx, tvy = self:target()
     self.target_vel = { tvx, tvy }
@@ -517,7 +524,7 @@ function Surround:step(dt)
     if not check.time_step(dt) then -- (before anything changes)
         error(format("bad argument #1 to 'step' (dt must be a number in [1e-45, 3.4e38], got %s)", show(dt)), 2)
     end
-    self:before_solve(dt)
+    self:_before_solve(dt, "step")
     self.world:solve(dt)
     self:after_solve()
     self.world:integrate(dt)

@@ -106,6 +106,7 @@ function Unstick:apply(world, dt)
     if not is_world(world) or type(world.stalled) ~= "function" then
         error(format("bad argument #1 to 'apply' (world expected, got %s)", type(world)), 2)
     end
+    check.alive(world, "apply", 1)
     if dt == nil then dt = world:time_step() end
     if not (finite(dt) and dt > 0) then
         error(format("bad argument #2 to 'apply' (dt must be a finite number > 0, got %s)", show(dt)), 2)

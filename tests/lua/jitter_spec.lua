@@ -252,10 +252,9 @@ describe("rvo.jitter steering", function()
         for _, case in ipairs(cases) do
             assert.are.equal(case[1], error_of(case[2]))
         end
-        -- a stale id: the world's own message
-        local ok, msg = pcall(j.steer, j, w, gone, 1, 1)
-        assert.is_false(ok)
-        assert.is_truthy(tostring(msg):match("bad argument #1 to 'position'"), msg)
+        -- a stale id: steer's own argument, at the caller's line
+        assert.are.equal("bad argument #2 to 'steer' (unknown or removed agent id " .. gone .. ")",
+            error_of(function() j:steer(w, gone, 1, 1) end))
         assert.are.same({ 0, 0 }, { w:position(id) })
         assert.are.same({ 0, 0 }, { w:pref_velocity(id) })
         w:step()
