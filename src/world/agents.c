@@ -1,5 +1,5 @@
 /* Agents: dense arrays in the world's agent order, reached through ids. */
-#include "rvo_internal.h"
+#include "world/world.h"
 
 #include <string.h>
 

@@ -17,24 +17,14 @@
  * (each agent alone); the strict pairs are projected in index order on the
  * calling thread (Gauss-Seidel), skipping pairs that cannot change, so the
  * result is the same on any thread count. */
-#include "give_way.h"
+#include "solve/separate.h"
+#include "base/pool.h"
+#include "index/grid.h"
+#include "index/scratch.h"
+#include "solve/give_way.h"
 
 #include <stdatomic.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/* i's share of separating from j; 0 when i is locked or ignores j. Strict
- * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
- * rest when j gives way. */
-static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
-    const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked || !(me->mask & other->groups)) return 0.0f;
-    const int gives = rvo__gives_way(w, i, j);
-    if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
-    return rvo__share(me, other);
-}
 
 typedef struct push_ctx {
     const rvo_world *w;
@@ -85,7 +75,7 @@ static void push_from_edge(void *ctx, int32_t e) {
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64  /* agents per work item */
 
-/* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
+/* rvo__overlap_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
  * non-zero only between agents of weight above 0, where rvo__share is too
  * (unless the quotient underflows). */
 static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
@@ -220,12 +210,12 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
     uint8_t hit = 0;                  /* a pair of i's overlaps now */
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
 #endif
     for (int32_t cy = cy0; cy <= cy1; ++cy) {
         const int32_t t0 = g->start[cy * g->nx + cx0], t1 = g->start[cy * g->nx + cx1 + 1];
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
         for (int32_t t = t0; t < t1; t += 4) {
             const __m128 d = grid_dist4_sq(ip, t, px, py);
             unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d, range));
@@ -288,12 +278,10 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
     int32_t pending = 0;
     const int32_t *order = w->grid.items;
     for (int32_t t = begin; t < end; ++t) {
-#if defined(__GNUC__)
         if (t + 8 < end) { /* the agent's own data is in world order: fetch it ahead */
-            __builtin_prefetch(&w->pos[order[t + 8]]);
-            __builtin_prefetch(&w->prm[order[t + 8]]);
+            RVO_PREFETCH(&w->pos[order[t + 8]]);
+            RVO_PREFETCH(&w->prm[order[t + 8]]);
         }
-#endif
         if (!collect_agent(c, cur, false, order[t], t)) {
             w->sep_start[t] = SEP_PENDING;
             ++pending;
@@ -388,7 +376,7 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     const rvo_vec2 d = v2_sub(p, w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb) return;
-    const float share = pair_share(w, i, j);
+    const float share = rvo__overlap_share(w, i, j);
     if (share == 0.0f) return;
     const float dist = sqrtf(dist_sq);
     /* same spot: split along a direction fixed by the ids */
@@ -445,8 +433,8 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     /* same spot: split along a direction fixed by the ids */
     const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     const float push = RVO_SEPARATION_RELAX * (comb - dist);
-    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
+    w->pos[i] = v2_add(w->pos[i], v2_scale(rvo__overlap_share(w, i, j) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale(rvo__overlap_share(w, j, i) * push, n));
     return (comb - dist) / comb;
 }
 
@@ -560,7 +548,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
     if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
-    /* who gives way, from the integrated positions (pair_share) */
+    /* who gives way, from the integrated positions (rvo__overlap_share) */
     if (w->strict_overlap && !rvo__update_shares(w)) return RVO_ERR_OUT_OF_MEMORY;
     *gridded = true;
 

@@ -1,6 +1,6 @@
 /* Slot tables: ids with a generation, so a removed id is never mistaken for
  * a live one. id = generation << 24 | (slot + 1); 0 is null. */
-#include "rvo_internal.h"
+#include "base/ids.h"
 
 #include <string.h>
 
