@@ -21,6 +21,7 @@ void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
 
 /* Grows *p to hold at least need elements (doubling). False when out of memory. */
 bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
+    RVO_ASSERT(p && cap && *cap >= 0 && (*p != NULL || *cap == 0) && elem > 0);
     if (need <= *cap) return true;
     int64_t n = *cap > 0 ? *cap : 16;
     while (n < need) n *= 2;
@@ -42,6 +43,7 @@ bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void 
     while (n < need) n *= 2;
     if (n > INT32_MAX) n = INT32_MAX;
     void *fresh[RVO_GROW_ARRAYS_MAX];
+    RVO_ASSERT(count > 0 && count <= RVO_GROW_ARRAYS_MAX);
     if (count > RVO_GROW_ARRAYS_MAX) return false;
     for (int k = 0; k < count; ++k) {
         fresh[k] = rvo__realloc(w, NULL, 0, (size_t)n * elems[k]);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t *id) {
+    RVO_ASSERT(dense >= 0 && t->nfree >= 0 && t->nfree <= t->used && t->used <= t->cap);
     int32_t slot;
     if (t->nfree > 0) {
         slot = t->free[--t->nfree];
@@ -24,11 +25,13 @@ rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t 
 }
 
 void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense) {
+    RVO_ASSERT(dense >= 0 && rvo__slot_lookup(t, id) >= 0); /* a live id */
     t->index[(id & ((1u << RVO_SLOT_BITS) - 1)) - 1] = dense;
 }
 
 void rvo__slot_release(slot_table *t, uint64_t id) {
     const int32_t slot = (int32_t)(id & ((1u << RVO_SLOT_BITS) - 1)) - 1;
+    RVO_ASSERT(rvo__slot_lookup(t, id) >= 0); /* a live id, released once */
     t->index[slot] = -1;
     /* A slot whose generation is spent is retired for good. */
     if (t->gen[slot] < RVO_MAX_GENERATION) {

@@ -206,6 +206,7 @@ bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def) {
 }
 
 void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
+    RVO_ASSERT(fn && min_range > 0);
     if (count <= 0) return;
     const rvo_base *b = rvo__base(w);
     if (b->enqueue_task) {

@@ -113,6 +113,7 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     }
     for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
+    RVO_ASSERT(g->start[ncells] == n); /* every agent filed once */
     g->valid = true;
     return true;
 }
@@ -175,6 +176,7 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
     out[i].dist_sq = d;
     out[i].index = j;
     out[i].id = id;
+    RVO_ASSERT(m <= k && (i == 0 || out[i - 1].dist_sq < d || (out[i - 1].dist_sq == d && out[i - 1].id < id)));
     if (m == k) *range_sq = out[k - 1].dist_sq;
 }
 

@@ -166,6 +166,7 @@ static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
 static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {
     if (w->equal_shares) return 0.5f;
     const int gives = rvo__gives_way(w, ai, bi);
+    RVO_ASSERT(gives == -rvo__gives_way(w, bi, ai)); /* symmetric */
     return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
 }
 

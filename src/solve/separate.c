@@ -26,6 +26,13 @@
 #include <stdatomic.h>
 #include <string.h>
 
+/* For asserts: strictly ascending (sorted, no partner twice)? */
+static inline bool ascending(const int32_t *e, int32_t n) {
+    for (int32_t k = 1; k < n; ++k)
+        if (!(e[k - 1] < e[k])) return false;
+    return true;
+}
+
 typedef struct push_ctx {
     const rvo_world *w;
     rvo_vec2 p;
@@ -261,6 +268,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             }
             e[b] = v;
         }
+        RVO_ASSERT(ascending(e, len));
         while (below < len && e[below] < i) ++below;
         list[1] = below;
     }

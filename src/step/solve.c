@@ -34,6 +34,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     const int32_t *order = w->grid.items;
     for (int32_t t = begin; t < end; ++t) {
         const int32_t i = order[t];
+        RVO_ASSERT(i >= 0 && i < w->count && w->grid.slot_of[i] == t);
         /* the agent's own data is in world order: fetch it ahead */
         if (t + 8 < end) {
             const int32_t ahead = order[t + 8];
@@ -74,6 +75,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (!rvo__update_shares(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    RVO_ASSERT(w->grid.valid && w->egrid.valid && w->uneven_cap >= w->count);
     solve_ctx c;
     c.w = w;
     c.dt = dt;

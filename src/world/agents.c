@@ -89,6 +89,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         rvo__slot_set_index(&w->agent_slots, w->ids[i], i);
     }
     rvo__slot_release(&w->agent_slots, id);
+    RVO_ASSERT(w->count >= 0 && (i == w->count || rvo__slot_lookup(&w->agent_slots, w->ids[i]) == i));
     w->grid.valid = false;
     rvo__ok(w);
     return RVO_OK;
