@@ -9,8 +9,7 @@
 
 /* ---- memory ------------------------------------------------------------ */
 
-void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
-    const rvo_base *b = rvo__base(w);
+void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size) {
     if (b->alloc) return b->alloc(b->alloc_user, p, old_size, new_size);
     if (new_size == 0) {
         free(p);
@@ -20,13 +19,13 @@ void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
 }
 
 /* Grows *p to hold at least need elements (doubling). False when out of memory. */
-bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
+bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t elem) {
     RVO_ASSERT(p && cap && *cap >= 0 && (*p != NULL || *cap == 0) && elem > 0);
     if (need <= *cap) return true;
     int64_t n = *cap > 0 ? *cap : 16;
     while (n < need) n *= 2;
     if (n > INT32_MAX) n = INT32_MAX;
-    void *q = rvo__realloc(w, *p, (size_t)*cap * elem, (size_t)n * elem);
+    void *q = rvo__base_realloc(b, *p, (size_t)*cap * elem, (size_t)n * elem);
     if (!q) return false;
     *p = q;
     *cap = (int32_t)n;
@@ -37,7 +36,8 @@ bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) 
  * are allocated first and the old ones freed only once every allocation
  * succeeded, so a failure leaves each array and *cap as they were (a sized
  * allocator is always told a block's true size). */
-bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]) {
+bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, void **const arrays[],
+                           const size_t elems[]) {
     if (need <= *cap) return true;
     int64_t n = *cap > 0 ? *cap : 16;
     while (n < need) n *= 2;
@@ -46,16 +46,16 @@ bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void 
     RVO_ASSERT(count > 0 && count <= RVO_GROW_ARRAYS_MAX);
     if (count > RVO_GROW_ARRAYS_MAX) return false;
     for (int k = 0; k < count; ++k) {
-        fresh[k] = rvo__realloc(w, NULL, 0, (size_t)n * elems[k]);
+        fresh[k] = rvo__base_realloc(b, NULL, 0, (size_t)n * elems[k]);
         if (!fresh[k]) {
-            while (k-- > 0) rvo__realloc(w, fresh[k], (size_t)n * elems[k], 0);
+            while (k-- > 0) rvo__base_realloc(b, fresh[k], (size_t)n * elems[k], 0);
             return false;
         }
     }
     for (int k = 0; k < count; ++k) {
         if (*arrays[k]) {
             memcpy(fresh[k], *arrays[k], (size_t)*cap * elems[k]);
-            rvo__realloc(w, *arrays[k], (size_t)*cap * elems[k], 0);
+            rvo__base_realloc(b, *arrays[k], (size_t)*cap * elems[k], 0);
         }
         *arrays[k] = fresh[k];
     }
@@ -65,8 +65,8 @@ bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void 
 
 /* ---- errors -------------------------------------------------------------- */
 
-rvo_status rvo__fail(const rvo_world *cw, rvo_status s, int arg, const char *fmt, ...) {
-    rvo_base *b = rvo__base(cw); /* the error slot is not world state */
+rvo_status rvo__base_fail(const rvo_base *cb, rvo_status s, int arg, const char *fmt, ...) {
+    rvo_base *b = (rvo_base *)cb; /* the error slot is not world state */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(b->err, sizeof b->err, fmt, ap);

@@ -1,7 +1,8 @@
 /* Memory and errors: every allocation of a world goes through its host's
  * allocator (rvo_world_def.alloc), every failure leaves a message in its
- * error slot. The lowest layer: it knows a world only by its first member,
- * rvo_base (world/world.h asserts it stays first). */
+ * error slot. The lowest layer knows a world only by its rvo_base member;
+ * world/world.h has the rvo__realloc, rvo__grow, rvo__fail, ... that take
+ * the world. */
 #ifndef RVO_BASE_ALLOC_H
 #define RVO_BASE_ALLOC_H
 
@@ -26,23 +27,21 @@ typedef struct rvo_base {
     int err_arg;
 } rvo_base;
 
-/* The world's base (its first member); the error slot is not world state,
- * so a const world's may be written. */
-static inline rvo_base *rvo__base(const rvo_world *w) { return (rvo_base *)(void *)w; }
-
-void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size);
+void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size);
 /* Grows *p to hold at least need elements (doubling). False when out of memory. */
-bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem);
+bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t elem);
 #define RVO_GROW_ARRAYS_MAX 8
 /* Grows count arrays that share one capacity, all or none. */
-bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]);
+bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, void **const arrays[],
+                           const size_t elems[]);
 
-/* Leaves the message in the world's error slot and returns s. */
-rvo_status rvo__fail(const rvo_world *w, rvo_status s, int arg, const char *fmt, ...) RVO_PRINTF(4, 5);
+/* Leaves the message in the error slot and returns s; the error slot is
+ * not world state, so a const world's may be written. */
+rvo_status rvo__base_fail(const rvo_base *b, rvo_status s, int arg, const char *fmt, ...) RVO_PRINTF(4, 5);
 /* Clears the last error (a call that succeeded); inline: per-agent setters
  * run it once per call. */
-static inline void rvo__ok(const rvo_world *cw) {
-    rvo_base *b = rvo__base(cw);
+static inline void rvo__base_ok(const rvo_base *cb) {
+    rvo_base *b = (rvo_base *)cb;
     b->err[0] = 0;
     b->err_arg = 0;
 }

@@ -17,7 +17,7 @@ typedef struct slot_table {
     int32_t cap;
 } slot_table;
 
-rvo_status rvo__slot_alloc(rvo_world *w, slot_table *t, int32_t dense, uint64_t *id);
+rvo_status rvo__slot_alloc(rvo_base *b, slot_table *t, int32_t dense, uint64_t *id);
 /* Dense index of id, or -1; inline: every per-agent call looks its id up. */
 static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
     const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
@@ -30,6 +30,6 @@ static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
 /* id must be live (looked up before). */
 void rvo__slot_release(slot_table *t, uint64_t id);
 void rvo__slot_set_index(slot_table *t, uint64_t id, int32_t dense);
-void rvo__slot_free(rvo_world *w, slot_table *t);
+void rvo__slot_free(rvo_base *b, slot_table *t);
 
 #endif

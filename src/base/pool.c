@@ -132,23 +132,22 @@ static void wake_sleepers(thread_pool *pool) {
 /* The worker arguments live right after the n thread handles. */
 static worker_arg *pool_args(thread_pool *pool, int32_t n) { return (worker_arg *)(pool->threads + n); }
 
-static bool pool_start(rvo_world *w, int32_t threads) {
-    rvo_base *b = rvo__base(w);
+static bool pool_start(rvo_base *b, int32_t threads) {
     const int32_t n = threads - 1;
-    thread_pool *pool = rvo__realloc(w, NULL, 0, sizeof *pool);
+    thread_pool *pool = rvo__base_realloc(b, NULL, 0, sizeof *pool);
     if (!pool) return false;
     memset(pool, 0, sizeof *pool);
     atomic_init(&pool->state, 0);
     atomic_init(&pool->sleepers, 0);
     atomic_init(&pool->quit, false);
     atomic_init(&pool->caller_asleep, false);
-    pool->threads = rvo__realloc(w, NULL, 0, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n);
-    pool->parts = rvo__realloc(w, NULL, 0, sizeof *pool->parts * (size_t)(n + 1));
+    pool->threads = rvo__base_realloc(b, NULL, 0, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n);
+    pool->parts = rvo__base_realloc(b, NULL, 0, sizeof *pool->parts * (size_t)(n + 1));
     pool->nalloc = n;
     if (!pool->threads || !pool->parts) {
-        if (pool->threads) rvo__realloc(w, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
-        if (pool->parts) rvo__realloc(w, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
-        rvo__realloc(w, pool, sizeof *pool, 0);
+        if (pool->threads) rvo__base_realloc(b, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
+        if (pool->parts) rvo__base_realloc(b, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
+        rvo__base_realloc(b, pool, sizeof *pool, 0);
         return false;
     }
     for (int32_t k = 0; k <= n; ++k) {
@@ -164,7 +163,7 @@ static bool pool_start(rvo_world *w, int32_t threads) {
         a->pool = pool;
         a->index = k + 1;
         if (!rvo__thread_start(&pool->threads[k], worker_main, a)) {
-            rvo__pool_stop(w);
+            rvo__pool_stop(b);
             return false;
         }
         pool->nthreads = k + 1;
@@ -172,8 +171,7 @@ static bool pool_start(rvo_world *w, int32_t threads) {
     return true;
 }
 
-void rvo__pool_stop(rvo_world *w) {
-    rvo_base *b = rvo__base(w);
+void rvo__pool_stop(rvo_base *b) {
     thread_pool *pool = b->pool;
     if (!pool) return;
     atomic_store(&pool->quit, true);
@@ -185,9 +183,9 @@ void rvo__pool_stop(rvo_world *w) {
     rvo__cond_destroy(&pool->start);
     rvo__cond_destroy(&pool->done);
     const int32_t n = pool->nalloc;
-    rvo__realloc(w, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
-    rvo__realloc(w, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
-    rvo__realloc(w, pool, sizeof *pool, 0);
+    rvo__base_realloc(b, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
+    rvo__base_realloc(b, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
+    rvo__base_realloc(b, pool, sizeof *pool, 0);
     b->pool = NULL;
 }
 
@@ -197,18 +195,16 @@ const char *rvo__task_def_check(const rvo_world_def *def) {
     return NULL;
 }
 
-bool rvo__tasks_start(rvo_world *w, const rvo_world_def *def) {
-    rvo_base *b = rvo__base(w);
+bool rvo__tasks_start(rvo_base *b, const rvo_world_def *def) {
     b->enqueue_task = def->enqueue_task;
     b->finish_task = def->finish_task;
     b->task_user = def->task_user;
-    return b->enqueue_task || def->threads == 1 || pool_start(w, def->threads);
+    return b->enqueue_task || def->threads == 1 || pool_start(b, def->threads);
 }
 
-void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
+void rvo__parallel_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
     RVO_ASSERT(fn && min_range > 0);
     if (count <= 0) return;
-    const rvo_base *b = rvo__base(w);
     if (b->enqueue_task) {
         void *task = b->enqueue_task(fn, count, min_range, ctx, b->task_user);
         if (task) b->finish_task(task, b->task_user);
@@ -245,12 +241,11 @@ void rvo__parallel_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_
     }
 }
 
-void rvo__pool_for(rvo_world *w, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
-    const rvo_base *b = rvo__base(w);
+void rvo__pool_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
     if (b->enqueue_task || !b->pool) {
         if (count > 0) fn(0, count, 0, ctx);
         return;
     }
-    rvo__parallel_for(w, count, min_range, fn, ctx);
+    rvo__parallel_for(b, count, min_range, fn, ctx);
 }
 

@@ -235,7 +235,7 @@ static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
     io_count(s, &used, RVO_MAX_SLOTS, 8, "id slot");
     if (!io_ok(s)) return;
     if (s->reading) {
-        rvo__slot_free(w, t);
+        rvo__slot_free(&w->base, t);
         const int32_t cap = used > 0 ? used : 1;
         t->gen = rvo__realloc(w, NULL, 0, sizeof *t->gen * (size_t)cap);
         t->index = rvo__realloc(w, NULL, 0, sizeof *t->index * (size_t)cap);

@@ -190,15 +190,4 @@ static inline float rvo__line_share_flags(const rvo_world *w, int32_t ai, int32_
     return 0.5f;
 }
 
-/* i's share of separating from j; 0 when i is locked or ignores j. Strict
- * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
- * rest when j gives way. */
-static inline float rvo__overlap_share(const rvo_world *w, int32_t i, int32_t j) {
-    const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked || !(me->mask & other->groups)) return 0.0f;
-    const int gives = rvo__gives_way(w, i, j);
-    if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
-    return rvo__share(me, other);
-}
-
 #endif

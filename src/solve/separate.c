@@ -26,6 +26,18 @@
 #include <stdatomic.h>
 #include <string.h>
 
+/* i's share of separating from j; 0 when i is locked or ignores j. Strict
+ * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way, give_way.h),
+ * the rest when j gives way. Here, not static inline in give_way.h: the
+ * compiler then inlined it and rvo__separate doubled in size. */
+static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    if (me->locked || !(me->mask & other->groups)) return 0.0f;
+    const int gives = rvo__gives_way(w, i, j);
+    if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
+    return rvo__share(me, other);
+}
+
 /* For asserts: strictly ascending (sorted, no partner twice)? */
 static inline bool ascending(const int32_t *e, int32_t n) {
     for (int32_t k = 1; k < n; ++k)
@@ -82,7 +94,7 @@ static void push_from_edge(void *ctx, int32_t e) {
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64  /* agents per work item */
 
-/* rvo__overlap_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
+/* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
  * non-zero only between agents of weight above 0, where rvo__share is too
  * (unless the quotient underflows). */
 static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
@@ -350,7 +362,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         c->cur[k].end = (int32_t)((int64_t)c->half * (k + 1) / nt);
         c->cur[k].full = false;
     }
-    rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
+    rvo__parallel_for(&w->base, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
         /* no room: twice the room on the next step. Even one worker that
@@ -372,7 +384,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         if (c->pairs)
             for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
     } else if (c->pairs) {
-        rvo__pool_for(w, n, RVO_LOOP_CHUNK, hits_range, c);
+        rvo__pool_for(&w->base, n, RVO_LOOP_CHUNK, hits_range, c);
     }
     return true;
 }
@@ -384,7 +396,7 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     const rvo_vec2 d = v2_sub(p, w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb) return;
-    const float share = rvo__overlap_share(w, i, j);
+    const float share = pair_share(w, i, j);
     if (share == 0.0f) return;
     const float dist = sqrtf(dist_sq);
     /* same spot: split along a direction fixed by the ids */
@@ -441,8 +453,8 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     /* same spot: split along a direction fixed by the ids */
     const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     const float push = RVO_SEPARATION_RELAX * (comb - dist);
-    w->pos[i] = v2_add(w->pos[i], v2_scale(rvo__overlap_share(w, i, j) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale(rvo__overlap_share(w, j, i) * push, n));
+    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
     return (comb - dist) / comb;
 }
 
@@ -533,7 +545,7 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
 /* Runs fn over every agent; false when a host broke the contract. */
 static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
     atomic_store(&c->done, 0);
-    rvo__parallel_for(c->w, c->w->count, SEP_CHUNK, fn, c);
+    rvo__parallel_for(&c->w->base, c->w->count, SEP_CHUNK, fn, c);
     return !atomic_load(&c->bad) && atomic_load(&c->done) == c->w->count;
 }
 
@@ -556,7 +568,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
     if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
-    /* who gives way, from the integrated positions (rvo__overlap_share) */
+    /* who gives way, from the integrated positions (pair_share) */
     if (w->strict_overlap && !rvo__update_shares(w)) return RVO_ERR_OUT_OF_MEMORY;
     *gridded = true;
 
@@ -588,7 +600,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         now = later;
         later = t;
     }
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
     return RVO_OK;
 }
 

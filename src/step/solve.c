@@ -81,13 +81,13 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     c.dt = dt;
     atomic_init(&c.done, 0);
     atomic_init(&c.bad_worker, false);
-    rvo__parallel_for(w, w->count, CHUNK, solve_range, &c);
+    rvo__parallel_for(&w->base, w->count, CHUNK, solve_range, &c);
     if (atomic_load(&c.bad_worker) || atomic_load(&c.done) != w->count) {
         w->solved = false;
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
                          "task hook: ranges must cover every agent once, with worker < threads");
     }
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, gather_range, w);
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, gather_range, w);
     w->solved = true;
     w->ever_solved = true;
     rvo__ok(w);

@@ -36,7 +36,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
         return NULL;
     }
     memset(w->scratch, 0, sizeof(scratch) * (size_t)w->threads);
-    if (!rvo__tasks_start(w, def)) {
+    if (!rvo__tasks_start(&w->base, def)) {
         rvo_world_destroy(w);
         return NULL;
     }
@@ -47,7 +47,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
 
 void rvo_world_destroy(rvo_world *w) {
     if (!w) return;
-    rvo__pool_stop(w);
+    rvo__pool_stop(&w->base);
     FREE_ARRAY(w->pos, w->cap);
     FREE_ARRAY(w->vel, w->cap);
     FREE_ARRAY(w->pref, w->cap);
@@ -60,7 +60,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->sep_before, w->sep_before_cap);
     FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
     FREE_ARRAY(w->uneven, w->uneven_cap);
-    rvo__slot_free(w, &w->agent_slots);
+    rvo__slot_free(&w->base, &w->agent_slots);
     rvo__agent_grid_free(w);
     rvo__obstacles_free(w);
     rvo__edge_grid_free(w);
@@ -109,7 +109,7 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
     integrate_ctx c = {w, dt, false};
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, move_range, &c);
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
     w->solved = false;
     w->grid.valid = false;
     const rvo_status sep = rvo__separate(w, dt, &c.refile);
@@ -120,7 +120,7 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
      * step, not two): refreshed where the passes moved them, it serves the
      * next solve, exact with its slack. */
     for (int32_t k = 0; k < w->threads; ++k) w->scratch[k].slack = 0.0f;
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, finish_range, &c);
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, finish_range, &c);
     if (c.refile) {
         float slack = 0.0f;
         for (int32_t k = 0; k < w->threads; ++k) slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;

@@ -42,7 +42,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
         return 0;
     }
     rvo_agent_id id;
-    rvo_status s = rvo__slot_alloc(w, &w->agent_slots, w->count, &id);
+    rvo_status s = rvo__slot_alloc(&w->base, &w->agent_slots, w->count, &id);
     if (s != RVO_OK) {
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many agents" : "out of memory");
         return 0;

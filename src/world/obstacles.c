@@ -78,7 +78,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     w->verts_cap = vcap;
     w->obst_cap = ocap;
     rvo_obstacle_id id;
-    rvo_status s = rvo__slot_alloc(w, &w->obst_slots, w->obst_count, &id);
+    rvo_status s = rvo__slot_alloc(&w->base, &w->obst_slots, w->obst_count, &id);
     if (s != RVO_OK) {
         rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
@@ -160,5 +160,5 @@ void rvo__obstacles_free(rvo_world *w) {
     w->verts = NULL;
     w->obst = NULL;
     w->verts_cap = w->obst_cap = w->nverts = w->obst_count = 0;
-    rvo__slot_free(w, &w->obst_slots);
+    rvo__slot_free(&w->base, &w->obst_slots);
 }

@@ -94,7 +94,6 @@ typedef struct scratch scratch;
  * or saved worlds will not continue bit-identically. Caches that are rebuilt
  * from the rest (grids, scratch, separation candidates) stay out. */
 struct rvo_world {
-    rvo_base base; /* first: the lower layers reach it from a world pointer */
     float time_step;
     int32_t threads;
     uint64_t seed;
@@ -150,8 +149,26 @@ struct rvo_world {
     bool solved;
 
     scratch *scratch; /* one per worker (index/scratch.h) */
+
+    /* allocator, task hook and pool, error slot (base/); last, so that the
+     * hot arrays above stay near the start of the struct */
+    rvo_base base;
 };
-_Static_assert(offsetof(struct rvo_world, base) == 0, "rvo__base() reads a world's first member");
+
+/* The base layer's memory and error calls, on a world. */
+static inline void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
+    return rvo__base_realloc(&w->base, p, old_size, new_size);
+}
+static inline bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
+    return rvo__base_grow(&w->base, p, cap, need, elem);
+}
+static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[],
+                                    const size_t elems[]) {
+    return rvo__base_grow_arrays(&w->base, cap, need, count, arrays, elems);
+}
+/* rvo__fail(w, status, arg, fmt, ...): the message into w's error slot; returns status. */
+#define rvo__fail(w, ...) rvo__base_fail(&(w)->base, __VA_ARGS__)
+static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
