@@ -15,8 +15,9 @@
  *    outer boundary turns clockwise (an enclosure), holes counter-clockwise
  *    (solid), which is how rvo_world_add_obstacle reads winding.
  * Everything runs in input order, so the same mesh gives the same loops. */
-#include "rvo_internal.h"
+#include "base/math.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

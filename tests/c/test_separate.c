@@ -1,4 +1,4 @@
-/* The strict overlap passes (src/separate.c) skip the pairs that cannot
+/* The strict overlap passes (src/solve/separate.c) skip the pairs that cannot
  * change: only pairs that overlapped when last looked at, or whose agents
  * moved since, are projected, and only agents moved since a push-out that
  * found nothing are pushed out of obstacles again. The skipping must give

@@ -1,6 +1,6 @@
 /* The flags of who gives way (give_way.h): per agent, what can make a
  * pair with it split other than 50/50, and whether it is hemmed in. */
-#include "give_way.h"
+#include "solve/give_way.h"
 
 /* The agents that agent i touches (nearer than RVO_CONTACT_MARGIN times
  * the radius sum, avoided by i, on its floor): all of them in *all, the

@@ -1,7 +1,10 @@
 /* Debug view: the ORCA half-planes of one agent, for drawing (the LÖVE
  * demo's selected agent). Built by the same code as the solve
  * (rvo__orca_lines), from the current state. */
-#include "give_way.h"
+#include "index/scratch.h"
+#include "solve/give_way.h"
+#include "solve/orca.h"
+#include "world/world.h"
 
 int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
                                    int32_t *num_obstacle) {

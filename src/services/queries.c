@@ -1,7 +1,9 @@
 /* Queries on the current positions: neighbours, agents in a radius, line
  * of sight against obstacles. They reuse the first worker's scratch and
  * rebuild an index only when something moved since it was built. */
-#include "rvo_internal.h"
+#include "index/grid.h"
+#include "index/scratch.h"
+#include "world/world.h"
 
 #include <stdlib.h>
 #include <string.h>

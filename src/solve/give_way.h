@@ -1,11 +1,53 @@
-/* Who gives way (strict overlap, the default mode): the one place that
- * decides how a pair splits the avoidance, read by the ORCA lines
- * (orca.c), the overlap passes (separate.c) and the debug view. The flags
- * of w->uneven cache its per-agent tests; give_way.c computes them. */
-#ifndef RVO_GIVE_WAY_H
-#define RVO_GIVE_WAY_H
+/* Who gives way and how a pair splits the avoidance: the one place that
+ * decides it, read by every solver (orca.c, solver_ue.c,
+ * solver_sampling.c), the overlap passes (separate.c) and the debug view.
+ * The flags of w->uneven cache its per-agent tests; give_way.c computes
+ * them. */
+#ifndef RVO_SOLVE_GIVE_WAY_H
+#define RVO_SOLVE_GIVE_WAY_H
 
-#include "rvo_internal.h"
+#include "index/grid.h"
+#include "world/world.h"
+
+/* Giving way (strict overlap): an agent is idle while its
+ * preferred speed is at most RVO_IDLE_SPEED of its max speed; the agent
+ * that gives way takes the whole ORCA correction and RVO_GIVE_WAY_SHARE of
+ * an overlap (not all of it: an agent pinched between two others must be
+ * able to push back, or the projection cannot converge). */
+#ifndef RVO_IDLE_SPEED /* -D to tune */
+#define RVO_IDLE_SPEED 0.01f
+#endif
+#ifndef RVO_GIVE_WAY_SHARE /* -D to tune */
+#define RVO_GIVE_WAY_SHARE 0.9f
+#endif
+/* An agent stalled this many times the world's stall threshold gets way
+ * from moving agents that want the opposite way (one carried off by a
+ * stream it cannot leave, measured in circles of 2500 and more). */
+#ifndef RVO_LONG_STALL /* -D to tune */
+#define RVO_LONG_STALL 10.0f
+#endif
+
+/* Agent me's share of the velocity change asked of a pair (me, other) that
+ * me avoids: 1 if other is locked or does not avoid me, otherwise
+ * w_me / (w_me + w_other), 0.5 for equal weights (both 0 included). */
+static inline float rvo__share(const agent_params *me, const agent_params *other) {
+    if (other->locked || !(other->mask & me->groups)) return 1.0f;
+    if (me->weight == other->weight) return 0.5f;
+    return me->weight / (me->weight + other->weight);
+}
+
+/* A unit direction for two agents at the same spot: opposite for the two,
+ * varied across pairs so that a stack of agents spreads out. */
+static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id other) {
+    const uint64_t lo = self < other ? self : other, hi = self < other ? other : self;
+    uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x7F4A7C159E3779B9ull);
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    const float angle = (float)(h & 0xffff) * (6.2831853f / 65536.0f);
+    const float s = self < other ? 1.0f : -1.0f;
+    return v2(s * cosf(angle), s * sinf(angle));
+}
 
 /* The flags of w->uneven: rvo__share's and rvo__gives_way's tests, each
  * with the same operands. */
@@ -124,6 +166,7 @@ static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
 static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {
     if (w->equal_shares) return 0.5f;
     const int gives = rvo__gives_way(w, ai, bi);
+    RVO_ASSERT(gives == -rvo__gives_way(w, bi, ai)); /* symmetric */
     return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
 }
 

@@ -1,9 +1,11 @@
 /* Obstacles: polygons and polylines stored as RVO2's rings of vertices,
  * added and removed at any time. Vertices stay in insertion order so that
  * ties between equally distant edges break the same way in every run. */
-#include "rvo_internal.h"
+#include "world/world.h"
 
 #include <string.h>
+
+#define RVO_MIN_EDGE 1e-6f /* obstacle points closer than this [m] are merged */
 
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
@@ -76,7 +78,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     w->verts_cap = vcap;
     w->obst_cap = ocap;
     rvo_obstacle_id id;
-    rvo_status s = rvo__slot_alloc(w, &w->obst_slots, w->obst_count, &id);
+    rvo_status s = rvo__slot_alloc(&w->base, &w->obst_slots, w->obst_count, &id);
     if (s != RVO_OK) {
         rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
@@ -158,6 +160,5 @@ void rvo__obstacles_free(rvo_world *w) {
     w->verts = NULL;
     w->obst = NULL;
     w->verts_cap = w->obst_cap = w->nverts = w->obst_count = 0;
-    rvo__slot_free(w, &w->obst_slots);
-    rvo__edge_grid_free(w);
+    rvo__slot_free(&w->base, &w->obst_slots);
 }

@@ -38,7 +38,10 @@
  * of 12 headings (every 30 degrees, backwards first, at max_speed), each
  * shortened as above, leaves it fastest; zero if none moves.
  */
-#include "rvo_internal.h"
+#include "solve/solvers.h"
+#include "index/grid.h"
+#include "solve/give_way.h"
+#include "solve/orca.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
  *     own flow on the right side instead of cutting across it.
  * While only one flow uses the door, or when it is narrower than four
  * radii, there is one lane: the whole opening. */
-#include "rvo_internal.h"
+#include "base/math.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
-/* World lifetime, definitions, errors and the step phases. */
-#include "rvo_internal.h"
+/* Definitions (defaults and checks), the last error, and the world's
+ * settings. */
+#include "world/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ rvo_world_def rvo_default_world_def(void) {
 
 /* Validates one parameter value; NULL when fine. */
 static const char *check_param(rvo_param p, double v) {
-    static _Thread_local char buf[RVO_PARAM_COUNT][64];
+    static RVO_THREAD_LOCAL char buf[RVO_PARAM_COUNT][64];
     const char *name = param_names[p];
     if (p == RVO_PARAM_HEIGHT && v == INFINITY) return NULL; /* no vertical extent */
     if (!isfinite(v)) {
@@ -163,20 +164,8 @@ double rvo_agent_def_get(const rvo_agent_def *d, rvo_param p) {
     }
 }
 
-const char *rvo__check_coord(const char *name, float v, char *buf, size_t n) {
-    if (!isfinite(v)) {
-        snprintf(buf, n, "%s must be finite", name);
-        return buf;
-    }
-    if (fabsf(v) > RVO_MAX_COORD) {
-        snprintf(buf, n, "%s must be within [-1e9, 1e9]", name);
-        return buf;
-    }
-    return NULL;
-}
-
 const char *rvo_agent_def_check(const rvo_agent_def *d) {
-    static _Thread_local char buf[64];
+    static RVO_THREAD_LOCAL char buf[64];
     const char *e;
     if (!d) return "agent def is NULL";
     if (d->cookie != RVO_AGENT_COOKIE) return "agent def not initialised with rvo_default_agent_def()";
@@ -214,137 +203,8 @@ const char *rvo_world_def_check(const rvo_world_def *d) {
     return rvo_agent_def_check(&d->agent);
 }
 
-/* ---- memory ------------------------------------------------------------ */
-
-void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
-    if (w->alloc) return w->alloc(w->alloc_user, p, old_size, new_size);
-    if (new_size == 0) {
-        free(p);
-        return NULL;
-    }
-    return realloc(p, new_size);
-}
-
-/* Grows *p to hold at least need elements (doubling). False when out of memory. */
-bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
-    if (need <= *cap) return true;
-    int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > INT32_MAX) n = INT32_MAX;
-    void *q = rvo__realloc(w, *p, (size_t)*cap * elem, (size_t)n * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = (int32_t)n;
-    return true;
-}
-
-/* Grows count arrays that share one capacity, all or none: the new blocks
- * are allocated first and the old ones freed only once every allocation
- * succeeded, so a failure leaves each array and *cap as they were (a sized
- * allocator is always told a block's true size). */
-bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[], const size_t elems[]) {
-    if (need <= *cap) return true;
-    int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > INT32_MAX) n = INT32_MAX;
-    void *fresh[RVO_GROW_ARRAYS_MAX];
-    if (count > RVO_GROW_ARRAYS_MAX) return false;
-    for (int k = 0; k < count; ++k) {
-        fresh[k] = rvo__realloc(w, NULL, 0, (size_t)n * elems[k]);
-        if (!fresh[k]) {
-            while (k-- > 0) rvo__realloc(w, fresh[k], (size_t)n * elems[k], 0);
-            return false;
-        }
-    }
-    for (int k = 0; k < count; ++k) {
-        if (*arrays[k]) {
-            memcpy(fresh[k], *arrays[k], (size_t)*cap * elems[k]);
-            rvo__realloc(w, *arrays[k], (size_t)*cap * elems[k], 0);
-        }
-        *arrays[k] = fresh[k];
-    }
-    *cap = (int32_t)n;
-    return true;
-}
-
-/* ---- errors -------------------------------------------------------------- */
-
-rvo_status rvo__fail(const rvo_world *cw, rvo_status s, int arg, const char *fmt, ...) {
-    rvo_world *w = (rvo_world *)cw; /* the error slot is not world state */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->err_arg = arg;
-    return s;
-}
-
-const char *rvo_world_last_error(const rvo_world *w) { return w ? w->err : "world is NULL"; }
-int rvo_world_last_error_arg(const rvo_world *w) { return w ? w->err_arg : 0; }
-
-/* ---- lifetime ------------------------------------------------------------ */
-
-rvo_world *rvo_world_create(const rvo_world_def *def) {
-    if (rvo_world_def_check(def)) return NULL;
-    rvo_world *w;
-    if (def->alloc)
-        w = def->alloc(def->alloc_user, NULL, 0, sizeof *w);
-    else
-        w = malloc(sizeof *w);
-    if (!w) return NULL;
-    memset(w, 0, sizeof *w);
-    w->alloc = def->alloc;
-    w->alloc_user = def->alloc_user;
-    w->time_step = def->time_step;
-    w->threads = def->threads;
-    w->seed = def->seed;
-    w->defaults = def->agent;
-    w->height_margin = def->height_margin;
-    w->stall_progress = RVO_DEFAULT_STALL_PROGRESS; /* stall events */
-    w->stall_min_time = RVO_DEFAULT_STALL_MIN_TIME;
-    w->strict_overlap = true; /* hard bodies by default (issue 6) */
-    w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
-    if (!w->scratch) {
-        rvo_world_destroy(w);
-        return NULL;
-    }
-    memset(w->scratch, 0, sizeof(scratch) * (size_t)w->threads);
-    if (!rvo__tasks_start(w, def)) {
-        rvo_world_destroy(w);
-        return NULL;
-    }
-    return w;
-}
-
-#define FREE_ARRAY(p, n) (rvo__realloc(w, (p), sizeof(*(p)) * (size_t)(n), 0), (p) = NULL)
-
-void rvo_world_destroy(rvo_world *w) {
-    if (!w) return;
-    rvo__pool_stop(w);
-    FREE_ARRAY(w->pos, w->cap);
-    FREE_ARRAY(w->vel, w->cap);
-    FREE_ARRAY(w->pref, w->cap);
-    FREE_ARRAY(w->newvel, w->cap);
-    FREE_ARRAY(w->prm, w->cap);
-    FREE_ARRAY(w->ids, w->cap);
-    FREE_ARRAY(w->stall, w->cap); /* stall events */
-    FREE_ARRAY(w->sep_start, w->sep_start_cap);
-    FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
-    FREE_ARRAY(w->sep_before, w->sep_before_cap);
-    FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
-    FREE_ARRAY(w->uneven, w->uneven_cap);
-    rvo__slot_free(w, &w->agent_slots);
-    rvo__agent_grid_free(w);
-    rvo__obstacles_free(w);
-    if (w->scratch) {
-        rvo__scratch_free(w);
-        FREE_ARRAY(w->scratch, w->threads);
-    }
-    if (w->alloc)
-        w->alloc(w->alloc_user, w, sizeof *w, 0);
-    else
-        free(w);
-}
+const char *rvo_world_last_error(const rvo_world *w) { return w ? w->base.err : "world is NULL"; }
+int rvo_world_last_error_arg(const rvo_world *w) { return w ? w->base.err_arg : 0; }
 
 float rvo_world_time_step(const rvo_world *w) { return w ? w->time_step : 0.0f; }
 int32_t rvo_world_threads(const rvo_world *w) { return w ? w->threads : 0; }
@@ -372,63 +232,6 @@ rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
     return RVO_OK;
 }
 
-typedef struct integrate_ctx {
-    rvo_world *w;
-    float dt;
-    bool refile; /* the overlap pass's grid is to serve the next solve */
-} integrate_ctx;
-
-static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    (void)worker;
-    const integrate_ctx *c = p;
-    rvo_world *w = c->w;
-    for (int32_t i = begin; i < end; ++i) {
-        w->vel[i] = w->newvel[i];
-        w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
-        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
-        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
-    }
-}
-
-static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    (void)worker;
-    const integrate_ctx *c = p;
-    rvo_world *w = c->w;
-    if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
-        for (int32_t i = begin; i < end; ++i) /* issue 8: pushed apart at the border, still inside */
-            w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
-    if (c->refile) rvo__grid_refile(w, begin, end, &w->scratch[worker]);
-    rvo__stall_update(w, c->dt, begin, end); /* stall events */
-}
-
-rvo_status rvo_world_integrate(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
-    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
-    if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
-    integrate_ctx c = {w, dt, false};
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, move_range, &c);
-    w->solved = false;
-    w->grid.valid = false;
-    const rvo_status sep = rvo__separate(w, dt, &c.refile);
-    if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
-    if (sep != RVO_OK)
-        return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
-    /* The overlap pass built a grid of the moved agents (one grid build per
-     * step, not two): refreshed where the passes moved them, it serves the
-     * next solve, exact with its slack. */
-    for (int32_t k = 0; k < w->threads; ++k) w->scratch[k].slack = 0.0f;
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, finish_range, &c);
-    if (c.refile) {
-        float slack = 0.0f;
-        for (int32_t k = 0; k < w->threads; ++k) slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;
-        w->grid.slack += slack;
-        w->grid.valid = true;
-    }
-    rvo__ok(w);
-    return RVO_OK;
-}
-
 rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on) {
     if (!w) return RVO_ERR_INVALID_ARGUMENT;
     w->rvo2_compat = on;
@@ -437,11 +240,3 @@ rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on) {
 }
 
 bool rvo_world_rvo2_compat(const rvo_world *w) { return w && w->rvo2_compat; }
-
-rvo_status rvo_world_step(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (dt == 0.0f) dt = w->time_step;
-    rvo_status s = rvo_world_solve(w, dt);
-    if (s != RVO_OK) return s;
-    return rvo_world_integrate(w, dt);
-}

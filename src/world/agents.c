@@ -1,5 +1,5 @@
 /* Agents: dense arrays in the world's agent order, reached through ids. */
-#include "rvo_internal.h"
+#include "world/world.h"
 
 #include <string.h>
 
@@ -42,7 +42,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
         return 0;
     }
     rvo_agent_id id;
-    rvo_status s = rvo__slot_alloc(w, &w->agent_slots, w->count, &id);
+    rvo_status s = rvo__slot_alloc(&w->base, &w->agent_slots, w->count, &id);
     if (s != RVO_OK) {
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many agents" : "out of memory");
         return 0;
@@ -89,6 +89,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         rvo__slot_set_index(&w->agent_slots, w->ids[i], i);
     }
     rvo__slot_release(&w->agent_slots, id);
+    RVO_ASSERT(w->count >= 0 && (i == w->count || rvo__slot_lookup(&w->agent_slots, w->ids[i]) == i));
     w->grid.valid = false;
     rvo__ok(w);
     return RVO_OK;

@@ -1,12 +1,9 @@
 /* Spatial indices: a uniform grid over agents (rebuilt when positions
  * change, counting sort, no per-agent allocation) and one over obstacle
  * edges (rebuilt when obstacles change). */
-#include "rvo_internal.h"
+#include "index/grid.h"
 
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* item_pos has this many entries past the last agent (far away), so that
  * the neighbour scan may read 4 positions at a time past a span's end. */
@@ -116,6 +113,7 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     }
     for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
     g->start[0] = 0;
+    RVO_ASSERT(g->start[ncells] == n); /* every agent filed once */
     g->valid = true;
     return true;
 }
@@ -178,6 +176,7 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
     out[i].dist_sq = d;
     out[i].index = j;
     out[i].id = id;
+    RVO_ASSERT(m <= k && (i == 0 || out[i - 1].dist_sq < d || (out[i - 1].dist_sq == d && out[i - 1].id < id)));
     if (m == k) *range_sq = out[k - 1].dist_sq;
 }
 
@@ -188,7 +187,7 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
 static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0,
                              int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out, const bool filter) {
     const rvo_vec2 *ip = g->item_pos;
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
     __m128 range = _mm_set1_ps(*range_sq);
     for (int32_t t = t0; t < t1; t += 4) {
@@ -219,10 +218,7 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
  * row's cells are one contiguous span of items); rows beyond the range,
  * once it has shrunk, are skipped. Bounds are padded so that rounding never
  * drops a cell, and by the grid's slack for agents filed where they were. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
+RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
                                neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
     if (k <= 0 || w->count == 0) return 0;

@@ -17,23 +17,32 @@
  * (each agent alone); the strict pairs are projected in index order on the
  * calling thread (Gauss-Seidel), skipping pairs that cannot change, so the
  * result is the same on any thread count. */
-#include "give_way.h"
+#include "solve/separate.h"
+#include "base/pool.h"
+#include "index/grid.h"
+#include "index/scratch.h"
+#include "solve/give_way.h"
 
 #include <stdatomic.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* i's share of separating from j; 0 when i is locked or ignores j. Strict
- * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way), the
- * rest when j gives way. */
+ * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way, give_way.h),
+ * the rest when j gives way. Here, not static inline in give_way.h: the
+ * compiler then inlined it and rvo__separate doubled in size. */
 static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
     if (me->locked || !(me->mask & other->groups)) return 0.0f;
     const int gives = rvo__gives_way(w, i, j);
     if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
     return rvo__share(me, other);
+}
+
+/* For asserts: strictly ascending (sorted, no partner twice)? */
+static inline bool ascending(const int32_t *e, int32_t n) {
+    for (int32_t k = 1; k < n; ++k)
+        if (!(e[k - 1] < e[k])) return false;
+    return true;
 }
 
 typedef struct push_ctx {
@@ -220,12 +229,12 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
     uint8_t hit = 0;                  /* a pair of i's overlaps now */
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(reach_sq);
 #endif
     for (int32_t cy = cy0; cy <= cy1; ++cy) {
         const int32_t t0 = g->start[cy * g->nx + cx0], t1 = g->start[cy * g->nx + cx1 + 1];
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
         for (int32_t t = t0; t < t1; t += 4) {
             const __m128 d = grid_dist4_sq(ip, t, px, py);
             unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d, range));
@@ -271,6 +280,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             }
             e[b] = v;
         }
+        RVO_ASSERT(ascending(e, len));
         while (below < len && e[below] < i) ++below;
         list[1] = below;
     }
@@ -288,12 +298,10 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
     int32_t pending = 0;
     const int32_t *order = w->grid.items;
     for (int32_t t = begin; t < end; ++t) {
-#if defined(__GNUC__)
         if (t + 8 < end) { /* the agent's own data is in world order: fetch it ahead */
-            __builtin_prefetch(&w->pos[order[t + 8]]);
-            __builtin_prefetch(&w->prm[order[t + 8]]);
+            RVO_PREFETCH(&w->pos[order[t + 8]]);
+            RVO_PREFETCH(&w->prm[order[t + 8]]);
         }
-#endif
         if (!collect_agent(c, cur, false, order[t], t)) {
             w->sep_start[t] = SEP_PENDING;
             ++pending;
@@ -354,7 +362,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         c->cur[k].end = (int32_t)((int64_t)c->half * (k + 1) / nt);
         c->cur[k].full = false;
     }
-    rvo__parallel_for(w, n, SEP_CHUNK, collect_range, c);
+    rvo__parallel_for(&w->base, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
         /* no room: twice the room on the next step. Even one worker that
@@ -376,7 +384,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
         if (c->pairs)
             for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
     } else if (c->pairs) {
-        rvo__pool_for(w, n, RVO_LOOP_CHUNK, hits_range, c);
+        rvo__pool_for(&w->base, n, RVO_LOOP_CHUNK, hits_range, c);
     }
     return true;
 }
@@ -537,7 +545,7 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
 /* Runs fn over every agent; false when a host broke the contract. */
 static bool agents_for(sep_ctx *c, rvo_task_fn *fn) {
     atomic_store(&c->done, 0);
-    rvo__parallel_for(c->w, c->w->count, SEP_CHUNK, fn, c);
+    rvo__parallel_for(&c->w->base, c->w->count, SEP_CHUNK, fn, c);
     return !atomic_load(&c->bad) && atomic_load(&c->done) == c->w->count;
 }
 
@@ -592,7 +600,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         now = later;
         later = t;
     }
-    rvo__pool_for(w, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
     return RVO_OK;
 }
 

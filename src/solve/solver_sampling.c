@@ -33,7 +33,10 @@
  * neighbours. (RVO Library ranks by whole steps to exit, which in dense
  * crowds let overlaps grow to near coincidence.)
  */
-#include "rvo_internal.h"
+#include "solve/solvers.h"
+#include "index/grid.h"
+#include "solve/give_way.h"
+#include "solve/orca.h"
 
 /* ---- shared geometry ---------------------------------------------------- */
 

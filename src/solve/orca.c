@@ -1,10 +1,9 @@
 /* ORCA for one agent, computed as RVO2 computes it (same operations in the
  * same order, in float), plus guards where RVO2 would divide by zero. */
-#include "give_way.h"
+#include "solve/orca.h"
+#include "index/grid.h"
+#include "solve/give_way.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
@@ -362,7 +361,7 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
  * circle: the cut-off line only slows them, so an exactly head-on pair
  * braked to a stand, touching, and never passed (issue 16). The leg line
  * is a tangent of the whole cone, so it stays safe; both of a pair pick
- * the same side (rvo_internal.h's keep-right note). */
+ * the same side (solve/orca.h's keep-right note). */
 static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv, float dist_sq,
                            float w_length_sq) {
     const float det = v2_det(rel_pos, wv);
@@ -459,7 +458,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     return nl;
 }
 
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
 /* agent_lines for four neighbours at a time (performance, issue 5): the
  * same float operations in the same order, lane by lane, keep-right
  * included, so the same lines bit for bit (RVO2 conformance and the
@@ -489,11 +488,7 @@ typedef struct lines4_ctx {
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
 } lines4_ctx;
 
-#if defined(__GNUC__)
-#define LINES4_INLINE static inline __attribute__((always_inline))
-#else
-#define LINES4_INLINE static inline
-#endif
+#define LINES4_INLINE RVO_ALWAYS_INLINE static inline
 
 /* lines_block4's rare case: lanes without a line or from agent_lines. */
 static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
@@ -684,7 +679,7 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nol = nobst > 0 ? obstacle_lines(w, i, s, nobst) : 0;
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
-#if defined(__SSE2__)
+#if defined(RVO_SSE2)
     if (w->strict_overlap && !w->rvo2_compat) return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
     return nol + agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
 #else
@@ -695,6 +690,7 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
     int32_t nol;
     const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
+    RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 result;
     const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);

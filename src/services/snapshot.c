@@ -14,8 +14,9 @@
  * limits, one check in validate(). A load builds a fresh world and checks
  * all of it before handing it out: bad input never yields a partial world.
  */
-#include "rvo_internal.h"
+#include "world/world.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,10 +62,7 @@ typedef struct snap_io {
 
 static bool io_ok(const snap_io *s) { return s->status == RVO_OK; }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void io_fail(snap_io *s, rvo_status st, const char *fmt, ...) {
+RVO_PRINTF(3, 4) static void io_fail(snap_io *s, rvo_status st, const char *fmt, ...) {
     if (!io_ok(s)) return;
     s->status = st;
     if (s->err && s->errlen > 0) {
@@ -237,7 +235,7 @@ static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
     io_count(s, &used, RVO_MAX_SLOTS, 8, "id slot");
     if (!io_ok(s)) return;
     if (s->reading) {
-        rvo__slot_free(w, t);
+        rvo__slot_free(&w->base, t);
         const int32_t cap = used > 0 ? used : 1;
         t->gen = rvo__realloc(w, NULL, 0, sizeof *t->gen * (size_t)cap);
         t->index = rvo__realloc(w, NULL, 0, sizeof *t->index * (size_t)cap);

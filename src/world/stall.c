@@ -6,8 +6,8 @@
  * stalled agents in bulk and escalate (lua/rvo/unstick.lua). With strict
  * overlap (the default), stalled agents that want opposite ways, or each
  * where the other stands, take turns and a long-stalled one gets way
- * (rvo__gives_way, rvo_internal.h): the threshold also decides when. */
-#include "rvo_internal.h"
+ * (rvo__gives_way, solve/give_way.h): the threshold also decides when. */
+#include "world/world.h"
 
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
     for (int32_t i = begin; i < end; ++i) {

@@ -1,0 +1,55 @@
+/* The spatial index: a uniform grid over the agents (rebuilt when they
+ * move) and one over the obstacle edges (rebuilt after obstacles change).
+ * Their state lives in the world (agent_grid, edge_grid in world.h). */
+#ifndef RVO_INDEX_GRID_H
+#define RVO_INDEX_GRID_H
+
+#include "index/scratch.h"
+#include "world/world.h"
+
+/* The cells [cx0, cx1] x [cy0, cy1] of the agent grid that the box of
+ * half-size r around (x, y), widened by the grid's slack, touches; empty
+ * (cx1 < cx0 or cy1 < cy0) where it lies outside the grid. */
+typedef struct grid_cells {
+    int32_t cx0, cx1, cy0, cy1;
+} grid_cells;
+static inline grid_cells rvo__grid_cells(const agent_grid *g, float x, float y, float r) {
+    const float rs = r + g->slack;
+    const float fx0 = (x - rs - g->ox) * g->inv_cell, fx1 = (x + rs - g->ox) * g->inv_cell;
+    const float fy0 = (y - rs - g->oy) * g->inv_cell, fy1 = (y + rs - g->oy) * g->inv_cell;
+    grid_cells c;
+    c.cx0 = fx0 < 0 ? 0 : fx0 >= (float)g->nx ? g->nx : (int32_t)fx0;
+    c.cx1 = fx1 < 0 ? -1 : fx1 >= (float)g->nx ? g->nx - 1 : (int32_t)fx1;
+    c.cy0 = fy0 < 0 ? 0 : fy0 >= (float)g->ny ? g->ny : (int32_t)fy0;
+    c.cy1 = fy1 < 0 ? -1 : fy1 >= (float)g->ny ? g->ny - 1 : (int32_t)fy1;
+    return c;
+}
+
+#if defined(RVO_SSE2)
+/* Squared distances from (px, py) to the 4 grid positions ip[t .. t + 3]
+ * (item_pos is padded past its end), with the scalar code's operations. */
+static inline __m128 grid_dist4_sq(const rvo_vec2 *ip, int32_t t, __m128 px, __m128 py) {
+    const __m128 a = _mm_loadu_ps(&ip[t].x), b = _mm_loadu_ps(&ip[t + 2].x); /* x0 y0 x1 y1, x2 y2 x3 y3 */
+    const __m128 dx = _mm_sub_ps(px, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+    const __m128 dy = _mm_sub_ps(py, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+}
+#endif
+
+bool rvo__agent_grid_build(rvo_world *w);
+/* overlap: cells sized for the overlap pass's candidates (separate.c) */
+bool rvo__agent_grid_build_for(rvo_world *w, bool overlap);
+void rvo__agent_grid_free(rvo_world *w);
+/* Agents [begin, end) moved since the build: their item_pos follows them,
+ * and s->slack grows to the farthest one's distance from its cell. */
+void rvo__grid_refile(rvo_world *w, int32_t begin, int32_t end, scratch *s);
+/* k nearest agents of agent i as RVO2 selects them; returns the count. */
+int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);
+bool rvo__edge_grid_build(rvo_world *w);
+void rvo__edge_grid_free(rvo_world *w);
+/* Calls visit for every edge whose cells touch the box, once each. */
+typedef void edge_visit_fn(void *ctx, int32_t edge);
+void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
+                          edge_visit_fn *visit, void *ctx);
+
+#endif

@@ -1,0 +1,40 @@
+/* Per-worker scratch for the solve and the queries, and rvo__prepare,
+ * which brings the index and the scratch up to date before either runs. */
+#ifndef RVO_INDEX_SCRATCH_H
+#define RVO_INDEX_SCRATCH_H
+
+#include "world/world.h"
+
+typedef struct orca_line {
+    rvo_vec2 point;
+    rvo_vec2 direction;
+} orca_line;
+
+typedef struct neighbor {
+    float dist_sq;
+    int32_t index; /* dense agent index or vertex index */
+    rvo_agent_id id;
+} neighbor;
+
+struct scratch {
+    orca_line *lines;
+    orca_line *proj;
+    int32_t lines_cap;
+    neighbor *agents;
+    int32_t agents_cap;
+    neighbor *obst;
+    int32_t obst_cap;
+    uint32_t *stamp; /* per edge, for de-duplicating grid hits */
+    uint32_t stamp_val;
+    int32_t stamp_cap;
+    rvo_vec2 *spans; /* solver_ue.c: blocked (lo, hi) per cone and edge */
+    int32_t spans_cap;
+    float slack; /* rvo__grid_refile: this worker's largest distance from an agent's cell */
+};
+
+bool rvo__scratch_reserve(rvo_world *w);
+void rvo__scratch_free(rvo_world *w);
+/* Brings the grids and the scratch up to date for solving or querying. */
+bool rvo__prepare(rvo_world *w);
+
+#endif

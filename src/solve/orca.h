@@ -1,0 +1,39 @@
+/* ORCA (RVO2's solver, the default): the half-plane lines of an agent
+ * and the linear programs that pick its new velocity. */
+#ifndef RVO_SOLVE_ORCA_H
+#define RVO_SOLVE_ORCA_H
+
+#include "index/scratch.h"
+#include "world/world.h"
+
+#define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
+#ifndef RVO_KEEP_RIGHT /* -D to tune */
+#define RVO_KEEP_RIGHT 0.95f
+#endif /* sine of the widest head-on angle that keeps right */
+/* Keep-right applies within a stream: two agents nearer than this many
+ * radius sums whose velocities and preferred velocities are both within
+ * acos(RVO_KEEP_RIGHT_COS) of each other (README, Avoidance quality). */
+#ifndef RVO_KEEP_RIGHT_REACH /* -D to tune */
+#define RVO_KEEP_RIGHT_REACH 2.5f
+#endif
+#ifndef RVO_KEEP_RIGHT_COS /* -D to tune */
+#define RVO_KEEP_RIGHT_COS 0.9f
+#endif
+/* Head-on pairs take a leg, not the cut-off circle (orca.c, head_on):
+ * sine of the widest angle off the line between them. */
+#ifndef RVO_HEAD_ON_SIN /* -D to tune */
+#define RVO_HEAD_ON_SIN 0.02f
+#endif
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst);
+int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
+int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P);
+/* linear programs (exposed for unit tests) */
+bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,
+              rvo_vec2 *result);
+int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt,
+                 rvo_vec2 *result);
+void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius,
+              rvo_vec2 *result, orca_line *proj);
+
+#endif

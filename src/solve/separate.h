@@ -1,0 +1,32 @@
+/* Overlap resolution after integrate (separate.c). */
+#ifndef RVO_SOLVE_SEPARATE_H
+#define RVO_SOLVE_SEPARATE_H
+
+#include "world/world.h"
+
+/* Overlap resolution (separate.c): the soft default runs a fixed number of
+ * passes; strict overlap (with keep-right in orca.c) stops once no pair
+ * overlaps by more than the tolerance (a fraction of the radius sum) or at
+ * the cap, each pass projecting by the over-relaxation factor. Measured in
+ * tests/bench/quality.c (README, Avoidance quality). */
+#define RVO_SEPARATION_SOFT_PASSES 4
+#ifndef RVO_SEPARATION_MAX_PASSES /* -D to tune */
+#define RVO_SEPARATION_MAX_PASSES 64
+#endif
+#ifndef RVO_SEPARATION_TOLERANCE /* -D to tune */
+#define RVO_SEPARATION_TOLERANCE 0.002f
+#endif
+#ifndef RVO_SEPARATION_RELAX /* -D to tune */
+#define RVO_SEPARATION_RELAX 1.5f
+#endif
+/* separate.c: pushes overlapping agents apart after an integrate of dt;
+ * RVO_ERR_OUT_OF_MEMORY, or RVO_ERR_INVALID_ARGUMENT when a task hook did
+ * not run every agent once. *gridded: it left w->grid filed with the
+ * current agents (for rvo__grid_refile). */
+rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded);
+/* tests: the strict passes look at every pair and push every agent out in
+ * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
+ * Process-wide; set it only while no world steps. */
+extern bool rvo__separate_reference;
+
+#endif

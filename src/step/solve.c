@@ -1,0 +1,95 @@
+/* The solve phase: the loop that gives every agent its new velocity with
+ * the world's solver. Each agent writes only its own slot and reads only
+ * the frozen state, so the result does not depend on the thread count or
+ * on which worker takes which agent. */
+#include "index/grid.h"
+#include "index/scratch.h"
+#include "solve/give_way.h"
+#include "solve/orca.h"
+#include "solve/solvers.h"
+#include "world/world.h"
+
+#include <stdatomic.h>
+
+#define CHUNK 64 /* agents per work item */
+
+typedef struct solve_ctx {
+    rvo_world *w;
+    float dt;
+    atomic_int done;    /* items run, to catch a host that skips ranges */
+    atomic_bool bad_worker;
+} solve_ctx;
+
+static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    solve_ctx *c = p;
+    rvo_world *w = c->w;
+    if (worker >= (uint32_t)w->threads || begin < 0 || end > w->count || begin > end) {
+        atomic_store(&c->bad_worker, true);
+        return;
+    }
+    scratch *s = &w->scratch[worker];
+    const float dt = c->dt;
+    /* Agents in grid order: neighbours of consecutive agents are mostly
+     * the same, so their data stays in cache (2x fewer misses at 100k). */
+    const int32_t *order = w->grid.items;
+    for (int32_t t = begin; t < end; ++t) {
+        const int32_t i = order[t];
+        RVO_ASSERT(i >= 0 && i < w->count && w->grid.slot_of[i] == t);
+        /* the agent's own data is in world order: fetch it ahead */
+        if (t + 8 < end) {
+            const int32_t ahead = order[t + 8];
+            RVO_PREFETCH(&w->pos[ahead]);
+            RVO_PREFETCH(&w->vel[ahead]);
+            RVO_PREFETCH(&w->prm[ahead]);
+            RVO_PREFETCH(&w->pref[ahead]);
+        }
+        rvo_vec2 v;
+        if (w->prm[i].locked)
+            v = w->vel[i];
+        else if (w->solver == RVO_SOLVER_UE)
+            v = rvo__ue_new_velocity(w, i, dt, s);
+        else if (w->solver == RVO_SOLVER_RVO)
+            v = rvo__sampling_new_velocity(w, i, dt, s);
+        else
+            v = rvo__orca_new_velocity(w, i, dt, s);
+        /* degenerate input (issue 8): when dt or a time horizon is so small
+         * that its inverse overflows, the agent stands still this step */
+        if (!v2_finite(v)) v = v2(0.0f, 0.0f);
+        /* in grid order: workers writing newvel[i] directly would share its
+         * cache lines (agents of one chunk are scattered over the world) */
+        w->grid.item_vel[t] = v;
+    }
+    atomic_fetch_add(&c->done, end - begin);
+}
+
+/* The new velocities from grid order to the world's (see solve_range). */
+static void gather_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    rvo_world *w = p;
+    for (int32_t i = begin; i < end; ++i) w->newvel[i] = w->grid.item_vel[w->grid.slot_of[i]];
+}
+
+rvo_status rvo_world_solve(rvo_world *w, float dt) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__update_shares(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    RVO_ASSERT(w->grid.valid && w->egrid.valid && w->uneven_cap >= w->count);
+    solve_ctx c;
+    c.w = w;
+    c.dt = dt;
+    atomic_init(&c.done, 0);
+    atomic_init(&c.bad_worker, false);
+    rvo__parallel_for(&w->base, w->count, CHUNK, solve_range, &c);
+    if (atomic_load(&c.bad_worker) || atomic_load(&c.done) != w->count) {
+        w->solved = false;
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
+                         "task hook: ranges must cover every agent once, with worker < threads");
+    }
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, gather_range, w);
+    w->solved = true;
+    w->ever_solved = true;
+    rvo__ok(w);
+    return RVO_OK;
+}

@@ -1,0 +1,140 @@
+/* The top of the core: a world's lifetime (create and destroy reach every
+ * layer's state) and the step, which orders the phases: solve
+ * (step/solve.c), move, resolve overlaps, refile, stall times. */
+#include "index/grid.h"
+#include "index/scratch.h"
+#include "solve/separate.h"
+#include "world/world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+rvo_world *rvo_world_create(const rvo_world_def *def) {
+    if (rvo_world_def_check(def)) return NULL;
+    rvo_world *w;
+    if (def->alloc)
+        w = def->alloc(def->alloc_user, NULL, 0, sizeof *w);
+    else
+        w = malloc(sizeof *w);
+    if (!w) return NULL;
+    memset(w, 0, sizeof *w);
+    w->base.alloc = def->alloc;
+    w->base.alloc_user = def->alloc_user;
+    w->time_step = def->time_step;
+    w->threads = def->threads;
+    w->seed = def->seed;
+    w->defaults = def->agent;
+    w->height_margin = def->height_margin;
+    w->stall_progress = RVO_DEFAULT_STALL_PROGRESS; /* stall events */
+    w->stall_min_time = RVO_DEFAULT_STALL_MIN_TIME;
+    w->strict_overlap = true; /* hard bodies by default (issue 6) */
+    w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
+    if (!w->scratch) {
+        rvo_world_destroy(w);
+        return NULL;
+    }
+    memset(w->scratch, 0, sizeof(scratch) * (size_t)w->threads);
+    if (!rvo__tasks_start(&w->base, def)) {
+        rvo_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+#define FREE_ARRAY(p, n) (rvo__realloc(w, (p), sizeof(*(p)) * (size_t)(n), 0), (p) = NULL)
+
+void rvo_world_destroy(rvo_world *w) {
+    if (!w) return;
+    rvo__pool_stop(&w->base);
+    FREE_ARRAY(w->pos, w->cap);
+    FREE_ARRAY(w->vel, w->cap);
+    FREE_ARRAY(w->pref, w->cap);
+    FREE_ARRAY(w->newvel, w->cap);
+    FREE_ARRAY(w->prm, w->cap);
+    FREE_ARRAY(w->ids, w->cap);
+    FREE_ARRAY(w->stall, w->cap); /* stall events */
+    FREE_ARRAY(w->sep_start, w->sep_start_cap);
+    FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
+    FREE_ARRAY(w->sep_before, w->sep_before_cap);
+    FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
+    FREE_ARRAY(w->uneven, w->uneven_cap);
+    rvo__slot_free(&w->base, &w->agent_slots);
+    rvo__agent_grid_free(w);
+    rvo__obstacles_free(w);
+    rvo__edge_grid_free(w);
+    if (w->scratch) {
+        rvo__scratch_free(w);
+        FREE_ARRAY(w->scratch, w->threads);
+    }
+    if (w->base.alloc)
+        w->base.alloc(w->base.alloc_user, w, sizeof *w, 0);
+    else
+        free(w);
+}
+
+typedef struct integrate_ctx {
+    rvo_world *w;
+    float dt;
+    bool refile; /* the overlap pass's grid is to serve the next solve */
+} integrate_ctx;
+
+static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const integrate_ctx *c = p;
+    rvo_world *w = c->w;
+    for (int32_t i = begin; i < end; ++i) {
+        w->vel[i] = w->newvel[i];
+        w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
+        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
+        w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    }
+}
+
+static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    (void)worker;
+    const integrate_ctx *c = p;
+    rvo_world *w = c->w;
+    if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
+        for (int32_t i = begin; i < end; ++i) /* issue 8: pushed apart at the border, still inside */
+            w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+    if (c->refile) rvo__grid_refile(w, begin, end, &w->scratch[worker]);
+    rvo__stall_update(w, c->dt, begin, end); /* stall events */
+}
+
+rvo_status rvo_world_integrate(rvo_world *w, float dt) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
+    integrate_ctx c = {w, dt, false};
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
+    w->solved = false;
+    w->grid.valid = false;
+    const rvo_status sep = rvo__separate(w, dt, &c.refile);
+    if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
+    if (sep != RVO_OK)
+        return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
+    /* The overlap pass built a grid of the moved agents (one grid build per
+     * step, not two): refreshed where the passes moved them, it serves the
+     * next solve, exact with its slack. */
+    for (int32_t k = 0; k < w->threads; ++k) w->scratch[k].slack = 0.0f;
+    rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, finish_range, &c);
+    if (c.refile) {
+        float slack = 0.0f;
+        for (int32_t k = 0; k < w->threads; ++k) slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;
+        w->grid.slack += slack;
+        w->grid.valid = true;
+    }
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_world_step(rvo_world *w, float dt) {
+    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (dt == 0.0f) dt = w->time_step;
+    rvo_status s = rvo_world_solve(w, dt);
+    if (s != RVO_OK) return s;
+    return rvo_world_integrate(w, dt);
+}

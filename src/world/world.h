@@ -1,0 +1,182 @@
+/* A world's state: agents and obstacles in dense arrays, their ids, the
+ * caches the index and the solvers keep in it, and its settings. The
+ * functions of this layer (world/) add, change and remove agents and
+ * obstacles and check definitions; they call only base/. */
+#ifndef RVO_WORLD_WORLD_H
+#define RVO_WORLD_WORLD_H
+
+#include "base/alloc.h"
+#include "base/ids.h"
+#include "base/math.h"
+#include "base/platform.h"
+#include "base/pool.h"
+#include "rvo.h"
+
+#include <stddef.h>
+
+#define RVO_MAX_NEIGHBORS_LIMIT 1024
+#define RVO_AGENT_COOKIE 0x52564f41u
+#define RVO_WORLD_COOKIE 0x52564f57u
+
+/* ---- agents ---------------------------------------------------------- */
+typedef struct agent_params {
+    float radius;
+    float max_speed;
+    float neighbor_dist;
+    float time_horizon;
+    float time_horizon_obst;
+    int32_t max_neighbors;
+    float weight;
+    uint32_t groups;
+    uint32_t mask;
+    float z;
+    float height;
+    int32_t locked;
+} agent_params;
+
+/* Can this agent's groups, mask or height make some pair ignore each
+ * other? While no agent can, neighbour search skips those checks. */
+static inline bool filters_pairs(const agent_params *a) {
+    return a->mask != 0xffffffffu || a->groups == 0 || a->height != INFINITY;
+}
+
+/* ---- obstacles (RVO2's vertex ring representation) -------------------- */
+typedef struct obst_vertex {
+    rvo_vec2 point;
+    rvo_vec2 unit_dir; /* towards next */
+    int32_t next;
+    int32_t prev;
+    int32_t obstacle; /* dense index of the owning obstacle */
+    int32_t convex;
+} obst_vertex;
+
+typedef struct obstacle {
+    rvo_obstacle_id id;
+    int32_t first; /* first vertex */
+    int32_t count; /* vertices (an open polyline is stored doubled back) */
+    bool closed;
+    float zmin, zmax;
+} obstacle;
+
+/* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
+typedef struct edge_grid {
+    float ox, oy, cell, inv_cell;
+    int32_t nx, ny;
+    int32_t *start; /* nx*ny + 1 */
+    int32_t *items; /* edge (= first vertex) indices */
+    int32_t nitems, items_cap, start_cap;
+    bool valid;
+} edge_grid;
+
+/* Uniform grid over agents, rebuilt from the positions when they change. */
+typedef struct agent_grid {
+    float ox, oy, cell, inv_cell;
+    int32_t nx, ny;
+    int32_t *start;     /* nx*ny + 1 */
+    int32_t *items;     /* dense agent indices in cell order */
+    rvo_vec2 *item_pos; /* their positions, same order */
+    rvo_vec2 *item_vel; /* the solve's new velocities, same order (see solve_range) */
+    int32_t items_cap, start_cap;
+    int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
+    float max_radius;   /* largest agent radius at build time */
+    /* Agents may stand up to this far (per axis) from the cells they are
+     * filed in: the overlap pass's grid serves the next solve, with
+     * item_pos refreshed after the passes (rvo__grid_refile). Searches
+     * widen their boxes by it. */
+    float slack;
+    bool valid;
+} agent_grid;
+
+typedef struct scratch scratch;
+
+/* NEW STATE MUST BE ADDED TO src/services/snapshot.c (visit_settings, visit_state or
+ * visit_agent: one line each, plus a check in validate() if it has limits),
+ * or saved worlds will not continue bit-identically. Caches that are rebuilt
+ * from the rest (grids, scratch, separation candidates) stay out. */
+struct rvo_world {
+    float time_step;
+    int32_t threads;
+    uint64_t seed;
+    rvo_agent_def defaults;
+
+    /* agents, dense */
+    int32_t count, cap;
+    rvo_vec2 *pos, *vel, *pref, *newvel; /* a locked agent keeps vel */
+    agent_params *prm;
+    rvo_agent_id *ids;
+    slot_table agent_slots;
+    agent_grid grid;
+
+    /* obstacles */
+    obstacle *obst;
+    int32_t obst_count, obst_cap;
+    obst_vertex *verts;
+    int32_t nverts, verts_cap;
+    slot_table obst_slots;
+    edge_grid egrid;
+
+    float height_margin;
+    bool rvo2_compat;       /* no separation pass: exactly RVO2 */
+    int32_t *sep_start;     /* separation candidates of each agent (CSR) */
+    int32_t *sep_cand;
+    int32_t sep_start_cap, sep_cand_cap;
+    bool strict_overlap;  /* rvo_world_set_strict_overlap (issue 6) */
+    rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
+    uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since pushed out; overlap hits by grid slot */
+    int32_t sep_before_cap;
+    /* stall events (stall.c): stall time per agent (cap entries, moves with
+     * the agent), the threshold of rvo_world_set_stall_threshold */
+    float *stall;
+    float stall_progress, stall_min_time;
+    int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
+    bool equal_shares; /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
+    /* rvo__update_shares, caches: per agent, can a pair with it split other
+     * than 50/50 (RVO_UNEVEN_*: locked, another weight or a group filter;
+     * with strict overlap idle or stalled)? A pair of two agents without
+     * a flag splits 50/50 and neither gives way. n_uneven: flagged agents. */
+    uint8_t *uneven;
+    int32_t uneven_cap, n_uneven;
+    bool ever_solved;
+
+    /* solver (rvo_world_set_solver); zero-initialised = ORCA */
+    int32_t solver;
+    /* sampling RVO: used only once sampling_set, RVO_DEFAULT_* before */
+    int32_t sampling_samples;
+    float sampling_weight;
+    bool sampling_set;
+
+    /* phase */
+    bool solved;
+
+    scratch *scratch; /* one per worker (index/scratch.h) */
+
+    /* allocator, task hook and pool, error slot (base/); last, so that the
+     * hot arrays above stay near the start of the struct */
+    rvo_base base;
+};
+
+/* The base layer's memory and error calls, on a world. */
+static inline void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
+    return rvo__base_realloc(&w->base, p, old_size, new_size);
+}
+static inline bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
+    return rvo__base_grow(&w->base, p, cap, need, elem);
+}
+static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[],
+                                    const size_t elems[]) {
+    return rvo__base_grow_arrays(&w->base, cap, need, count, arrays, elems);
+}
+/* rvo__fail(w, status, arg, fmt, ...): the message into w's error slot; returns status. */
+#define rvo__fail(w, ...) rvo__base_fail(&(w)->base, __VA_ARGS__)
+static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
+
+/* world.c: validates one agent parameter value; NULL when fine. */
+const char *rvo__param_check(rvo_param p, double v);
+
+/* obstacles.c: frees the obstacle store (not the edge grid over it). */
+void rvo__obstacles_free(rvo_world *w);
+
+/* stall.c: advances agents [begin, end)'s stall times after an integrate of dt. */
+void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
+
+#endif
