@@ -26,13 +26,34 @@
 #include <stdatomic.h>
 #include <string.h>
 
-/* i's share of separating from j; 0 when i is locked or ignores j. Strict
+/* A locked agent keeps its velocity, but strict overlap still moves it out
+ * of an agent it presses into (its velocity points at it): rvo.locks, which
+ * locks whoever had to avoid, otherwise pressed locked agents into each
+ * other (20% of ri + rj in a standard crossing). The soft passes never
+ * move a locked agent. */
+static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
+    return w->strict_overlap && v2_dot(w->vel[i], v2_sub(w->pos[j], w->pos[i])) > 0.0f;
+}
+
+/* pair_share where i or j is locked: a locked agent that does not press
+ * into the other stays put, the other takes it all; two that move split
+ * by weight (a weight-0 agent still never moves). */
+static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
+    const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    if (me->locked && !yields_locked(w, i, j)) return 0.0f;
+    if ((other->locked && !yields_locked(w, j, i)) || !(other->mask & me->groups)) return 1.0f;
+    if (me->weight == other->weight) return 0.5f;
+    return me->weight / (me->weight + other->weight);
+}
+
+/* i's share of separating from j; 0 when i ignores j. Strict
  * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way, give_way.h),
  * the rest when j gives way. Here, not static inline in give_way.h: the
  * compiler then inlined it and rvo__separate doubled in size. */
 static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked || !(me->mask & other->groups)) return 0.0f;
+    if (!(me->mask & other->groups)) return 0.0f;
+    if (me->locked | other->locked) return locked_share(w, i, j);
     const int gives = rvo__gives_way(w, i, j);
     if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
     return rvo__share(me, other);
@@ -99,7 +120,8 @@ static void push_from_edge(void *ctx, int32_t e) {
  * (unless the quotient underflows). */
 static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked || !(me->mask & other->groups)) return false;
+    if (!(me->mask & other->groups)) return false;
+    if (me->locked | other->locked) return locked_share(w, i, j) != 0.0f;
     return rvo__share(me, other) != 0.0f || rvo__gives_way(w, i, j) != 0;
 }
 
@@ -557,7 +579,7 @@ static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p)
     rvo_world *w = c->w;
     for (int32_t i = begin; i < end; ++i) {
         const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
-        if (moved.x != 0.0f || moved.y != 0.0f) w->vel[i] = v2_add(w->vel[i], v2_scale(c->inv_dt, moved));
+        if ((moved.x != 0.0f || moved.y != 0.0f) && !w->prm[i].locked) /* (vel: the lock's velocity) */ w->vel[i] = v2_add(w->vel[i], v2_scale(c->inv_dt, moved));
     }
 }
 

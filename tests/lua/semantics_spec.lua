@@ -249,6 +249,31 @@ describe("locks", function()
         assert.are.same({ 0, 0.5 }, { w:position(a) })
         w:destroy()
     end)
+
+    it("keep hard bodies: a locked agent pressing into another is moved out, keeping its velocity", function()
+        -- (before: locked agents were never moved by the overlap passes, and
+        -- two locked head-on walked through each other)
+        local w = rvo.new_world { time_step = 0.1, radius = 0.5 }
+        local a = w:add_agent(-2, 0)
+        local b = w:add_agent(2, 0.1)
+        local post = w:add_agent(0, 3) -- locked standing still: never pushed
+        local c = w:add_agent(0, 5, { pvy = -1 })
+        w:lock(a, 1, 0)
+        w:lock(b, -1, 0)
+        w:lock(post, 0, 0)
+        for _ = 1, 60 do
+            w:step()
+            assert.is_true(distance(w, a, b) > 1 - 0.003, "overlap " .. distance(w, a, b))
+            assert.is_true(distance(w, post, c) > 1 - 0.003)
+            assert.are.same({ 1, 0 }, { w:velocity(a) })
+            assert.are.same({ 0, 3 }, { w:position(post) })
+        end
+        -- the soft mode keeps the old rule: locked agents are never moved
+        w:set_strict_overlap(false)
+        for _ = 1, 40 do w:step() end
+        assert.is_true(w:position(a) > w:position(b)) -- walked through each other
+        w:destroy()
+    end)
 end)
 
 describe("the avoiding report", function()
