@@ -350,9 +350,17 @@ static bool same_way(rvo_vec2 u, rvo_vec2 v) {
     const float d = v2_dot(u, v);
     return d > 0.0f && d * d > RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS * v2_abs_sq(u) * v2_abs_sq(v);
 }
+/* Keep-right also needs each of the two to walk where it wants (velocity
+ * within acos(RVO_KEEP_RIGHT_ALIGN) of its preferred velocity): a crowd
+ * pressing towards one rally point is deflected sideways, and keep-right
+ * between its agents kept them circling the point for good. */
+static bool aligned(rvo_vec2 v, rvo_vec2 pref) {
+    const float d = v2_dot(v, pref);
+    return d > 0.0f && d * d > RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN * v2_abs_sq(v) * v2_abs_sq(pref);
+}
 static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq, float combined_radius_sq) {
     return dist_sq < RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH * combined_radius_sq && same_way(w->vel[a], w->vel[b]) &&
-           same_way(w->pref[a], w->pref[b]);
+           same_way(w->pref[a], w->pref[b]) && aligned(w->vel[a], w->pref[a]) && aligned(w->vel[b], w->pref[b]);
 }
 
 /* Strict overlap: two agents that want opposite ways, closing on each
@@ -484,6 +492,7 @@ typedef struct lines4_ctx {
     int32_t ai;
     float dt;
     bool keep_right; /* agent_lines' left_margin can be non-zero */
+    bool a_aligned; /* keep-right: aligned(a) */
     __m128 px, py, vx, vy, rad, inv_th;
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
 } lines4_ctx;
@@ -555,12 +564,12 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         const __m128 leg = _mm_sqrt_ps(_mm_sub_ps(dist_sq, crs));
         __m128 margin = zero;
         /* keeps_right(): a share below 1, near, velocities and preferred
-         * velocities each within the stream's angle, not both moving away
-         * along rel_pos (the terms ANDed, the first two first: most pairs
-         * are not near) */
+         * velocities each within the stream's angle, both aligned(), not
+         * both moving away along rel_pos (the terms ANDed, the first two
+         * first: most pairs are not near) */
         const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
         __m128 on = zero;
-        if (c->keep_right) on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
+        if (c->keep_right && c->a_aligned) on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
         if (c->keep_right && _mm_movemask_ps(on)) {
             __m128 bfy;
             const __m128 bfx = gather_x(w->pref, j, &bfy);
@@ -570,6 +579,9 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
             on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
             on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
+            const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
+            const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
+            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(db, zero), _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
             const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
             const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
             on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
@@ -621,6 +633,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.ai = ai;
     c.dt = dt;
     c.keep_right = keep_right;
+    c.a_aligned = aligned(w->vel[ai], w->pref[ai]);
     c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
     c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
     c.rad = _mm_set1_ps(w->prm[ai].radius);

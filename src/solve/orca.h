@@ -19,6 +19,12 @@
 #ifndef RVO_KEEP_RIGHT_COS /* -D to tune */
 #define RVO_KEEP_RIGHT_COS 0.9f
 #endif
+/* ... and each of the two walks within acos(RVO_KEEP_RIGHT_ALIGN) of its own
+ * preferred velocity: off for a crowd deflected round a rally point, where
+ * keep-right kept a vortex going (0.4-0.9 m/s; docs/quality.md). */
+#ifndef RVO_KEEP_RIGHT_ALIGN /* -D to tune */
+#define RVO_KEEP_RIGHT_ALIGN 0.95f
+#endif
 /* Head-on pairs take a leg, not the cut-off circle (orca.c, head_on):
  * sine of the widest angle off the line between them. */
 #ifndef RVO_HEAD_ON_SIN /* -D to tune */

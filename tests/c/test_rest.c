@@ -31,7 +31,7 @@ typedef struct rest {
  * horizon 2) for 2 minutes. scene 0: from a ring of 30 m to random slots
  * of a 4 m x 4 m patch; 1: a marching block to 10 x 8 slots 0.9 m apart;
  * 2: two squads from either side to random slots of two patches side by
- * side. */
+ * side; 3: from 20-30 m all round to one rally point. */
 static rest rally(int scene, float arrive, int threads) {
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.1f;
@@ -53,6 +53,10 @@ static rest rally(int scene, float arrive, int threads) {
         } else if (scene == 1) {
             x = -30 + (float)(i % 8) * 1.2f, y = -6 + (float)(i / 8) * 1.2f;
             goal[2 * i] = 10 + (float)(i % 10) * 0.9f, goal[2 * i + 1] = -4 + (float)(i / 10) * 0.9f;
+        } else if (scene == 3) {
+            const float a = (float)i * 2.399963f, rr = 20 + 10 * frand(&seed);
+            x = rr * cosf(a), y = rr * sinf(a);
+            goal[2 * i] = 0, goal[2 * i + 1] = 0;
         } else {
             const float side = i < N / 2 ? -1.0f : 1.0f;
             const int k = i % (N / 2);
@@ -103,8 +107,9 @@ static rest rally(int scene, float arrive, int threads) {
 }
 
 static void rally_comes_to_rest(void) {
-    static const char *const names[] = {"ring to a patch", "block to slots", "two squads side by side"};
-    for (int scene = 0; scene < 3; ++scene) {
+    static const char *const names[] = {"ring to a patch", "block to slots", "two squads side by side",
+                                        "one rally point"};
+    for (int scene = 0; scene < 4; ++scene) {
         const float radii[] = {3.0f, 1.5f};
         for (int k = 0; k < 2; ++k) {
             const rest r = rally(scene, radii[k], 1);
@@ -112,10 +117,12 @@ static void rally_comes_to_rest(void) {
                    "%d moving at the end, worst overlap %.2f%%\n",
                    names[scene], radii[k], r.speed, r.accel, r.moving, 100 * r.overlap);
             CHECK(r.overlap <= 0.01); /* hard bodies still */
-            /* before issue 16: 0.6-0.8 m/s and 60-79 moving where it churned */
-            CHECK(r.speed <= (k == 0 ? 0.1 : 0.2));
+            /* 0.6-0.8 m/s and 60-79 moving where it churned at first; then,
+             * with keep-right between agents deflected from their way, 16
+             * of the ring and 69 round one point (0.39 m/s) still circled */
+            CHECK(r.speed <= 0.1);
             CHECK(r.accel <= 0.15);
-            CHECK(r.moving <= (k == 0 ? 2 : 16));
+            CHECK(r.moving <= 3);
             const rest r2 = rally(scene, radii[k], 2);
             CHECK(r2.hash == r.hash); /* the same on two threads, bit for bit */
         }
