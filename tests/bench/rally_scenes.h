@@ -1,0 +1,113 @@
+/* The rally scenes of issue 16 (tests/c/test_rest.c asserts them,
+ * tests/bench/rally.c reports them over seeds and modes): 80 agents sent to
+ * a destination too small for them, the way game scripts order it: full
+ * speed towards the agent's slot, zero within the arrival radius. Measures
+ * whether the group comes to rest. */
+#ifndef RALLY_SCENES_H
+#define RALLY_SCENES_H
+
+#include "rvo.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { RALLY_DEFAULT = 0, RALLY_SOFT = 1, RALLY_RVO2 = 2, RALLY_SCENES = 4 };
+static const char *const rally_names[RALLY_SCENES] = {"ring to a patch", "block to slots",
+                                                      "two squads side by side", "one rally point"};
+
+static unsigned rally_lcg(unsigned *s) { return *s = *s * 1103515245u + 12345u; }
+static float rally_frand(unsigned *s) { return (float)((rally_lcg(s) >> 8) & 0xffff) / 65536.0f; }
+
+typedef struct rest {
+    int ok;          /* every API call succeeded */
+    double speed;    /* mean speed over the last 20 s [m/s] */
+    double accel;    /* mean |dv/dt| over the last 20 s [m/s^2] */
+    int moving;      /* agents faster than 0.2 m/s at the end */
+    double overlap;  /* worst overlap over the run, fraction of ri + rj */
+    uint64_t hash;   /* final positions, bit for bit */
+} rest;
+
+/* 80 agents (radius 0.5, max speed 2, dt 0.1, neighbour distance 5, time
+ * horizon 2) for 2 minutes. scene 0: from a ring of 30 m to random slots
+ * of a 4 m x 4 m patch; 1: a marching block to 10 x 8 slots 0.9 m apart;
+ * 2: two squads from either side to random slots of two patches side by
+ * side; 3: from 20-30 m all round to one rally point. */
+static rest rally(int scene, float arrive, int threads, unsigned seed, int mode) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.time_step = 0.1f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = 2;
+    wd.agent.neighbor_dist = 5;
+    wd.agent.time_horizon = 2;
+    wd.threads = threads;
+    rvo_world *w = rvo_world_create(&wd);
+    rest r = {0, 0, 0, 0, 0, 0};
+    if (!w) return r;
+    r.ok = 1;
+    if (mode == RALLY_SOFT) r.ok &= rvo_world_set_strict_overlap(w, false) == RVO_OK;
+    if (mode == RALLY_RVO2) r.ok &= rvo_world_set_rvo2_compat(w, true) == RVO_OK;
+    enum { N = 80, STEPS = 1200, WINDOW = 200 };
+    float goal[2 * N], pref[2 * N], prev[2 * N];
+    for (int i = 0; i < N; ++i) {
+        float x, y;
+        if (scene == 0) {
+            const float a = (float)i * 6.2831853f / N;
+            x = 30 * cosf(a), y = 30 * sinf(a);
+            goal[2 * i] = -2 + 4 * rally_frand(&seed), goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
+        } else if (scene == 1) {
+            x = -30 + (float)(i % 8) * 1.2f, y = -6 + (float)(i / 8) * 1.2f;
+            goal[2 * i] = 10 + (float)(i % 10) * 0.9f, goal[2 * i + 1] = -4 + (float)(i / 10) * 0.9f;
+        } else if (scene == 3) {
+            const float a = (float)i * 2.399963f, rr = 20 + 10 * rally_frand(&seed);
+            x = rr * cosf(a), y = rr * sinf(a);
+            goal[2 * i] = 0, goal[2 * i + 1] = 0;
+        } else {
+            const float side = i < N / 2 ? -1.0f : 1.0f;
+            const int k = i % (N / 2);
+            x = side * 25 + (float)(k % 5) * 1.2f, y = -5 + (float)(k / 5) * 1.3f;
+            goal[2 * i] = side * 2.5f - 1.5f + 3 * rally_frand(&seed), goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
+        }
+        r.ok &= rvo_world_add_agent(w, x, y, NULL) != 0;
+    }
+    memset(prev, 0, sizeof prev);
+    long samples = 0;
+    for (int step = 0; step < STEPS; ++step) {
+        const float *p = rvo_world_positions_view(w);
+        for (int i = 0; i < N; ++i) {
+            const float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
+            const float d = sqrtf(dx * dx + dy * dy);
+            const float s = d <= arrive || d < 1e-6f ? 0.0f : 2.0f / d;
+            pref[2 * i] = dx * s, pref[2 * i + 1] = dy * s;
+        }
+        r.ok &= rvo_world_set_pref_velocities(w, pref, N) == RVO_OK;
+        r.ok &= rvo_world_step(w, 0) == RVO_OK;
+        p = rvo_world_positions_view(w);
+        const float *v = rvo_world_velocities_view(w);
+        for (int i = 0; i < N; ++i)
+            for (int j = i + 1; j < N; ++j)
+                r.overlap = fmax(r.overlap, 1.0 - hypot(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]));
+        if (step >= STEPS - WINDOW) {
+            for (int i = 0; i < N; ++i) {
+                r.speed += hypot(v[2 * i], v[2 * i + 1]);
+                r.accel += hypot(v[2 * i] - prev[2 * i], v[2 * i + 1] - prev[2 * i + 1]) / 0.1;
+            }
+            samples += N;
+        }
+        memcpy(prev, v, sizeof prev);
+    }
+    const float *p = rvo_world_positions_view(w), *v = rvo_world_velocities_view(w);
+    for (int i = 0; i < N; ++i) r.moving += hypot(v[2 * i], v[2 * i + 1]) > 0.2;
+    r.speed /= (double)samples;
+    r.accel /= (double)samples;
+    r.hash = 1469598103934665603ull;
+    for (int i = 0; i < 2 * N; ++i) {
+        uint32_t b;
+        memcpy(&b, &p[i], sizeof b);
+        r.hash = (r.hash ^ b) * 1099511628211ull;
+    }
+    rvo_world_destroy(w);
+    return r;
+}
+
+#endif
