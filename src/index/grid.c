@@ -26,7 +26,7 @@ static void choose_cells(float minx, float miny, float maxx, float maxy, int32_t
     if (c < extent * (1.0 / 8192)) c = extent * (1.0 / 8192);
     if (c < min_cell) c = min_cell;
     if (!(c > 0)) c = 1;
-    if (c < 1e-6) c = 1e-6; /* issue 8: a cell of 1e-45 m is 0 as a float, its inverse inf */
+    if (c < 1e-6) c = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
     for (;;) {
         const int64_t cx = (int64_t)(w / c) + 1, cy = (int64_t)(h / c) + 1;
         if (cx * cy <= limit) {
@@ -73,7 +73,7 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     const double extent = bw > bh ? bw : bh;
     if (cell < extent * (1.0 / 8192)) cell = extent * (1.0 / 8192);
     if (!(cell > 0)) cell = 1;
-    if (cell < 1e-6) cell = 1e-6; /* issue 8: a cell of 1e-45 m is 0 as a float, its inverse inf */
+    if (cell < 1e-6) cell = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
     for (;; cell *= 1.5) {
         const int64_t cx = (int64_t)(bw / cell) + 1, cy = (int64_t)(bh / cell) + 1;
         if (cx * cy <= 4 * (int64_t)n + 16) {

@@ -1,5 +1,5 @@
 /* Navmesh outline: the boundary of a 2D polygon mesh as closed loops for
- * rvo_world_add_obstacle (seed 002: an edge used by one face lies on the
+ * rvo_world_add_obstacle (an edge used by one face lies on the
  * outline, one shared by two faces is inside).
  *
  * 1. vertices closer than epsilon become one (meshes repeat vertices);

@@ -1,5 +1,5 @@
 /* Two-way door lanes: where a path goes through a door, a follower steers
- * for the right half of it (issue 6). Local avoidance alone deadlocks two
+ * for the right half of it. Local avoidance alone deadlocks two
  * crowds pressing into one door from both sides: the first rows fill the
  * opening across its whole width and nobody can pass. Pedestrians (and lane
  * based game crowds) keep to their right, so the two flows pass each other;

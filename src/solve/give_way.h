@@ -56,7 +56,7 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #define RVO_UNEVEN_STALLED 4u /* strict overlap: stalled */
 #define RVO_UNEVEN_LONG 8u    /* strict overlap: stalled, RVO_LONG_STALL times the threshold */
 /* Strict overlap, idle or stalled agents only: no room to give way in
- * (issue 16). Touching means nearer than RVO_CONTACT_MARGIN times the
+ * Touching means nearer than RVO_CONTACT_MARGIN times the
  * radius sum, an agent it avoids, on its floor. */
 #define RVO_UNEVEN_HEMMED_IDLE 16u /* touches an idle agent, or two agents */
 #define RVO_UNEVEN_HEMMED 32u      /* touches three agents or more */
@@ -143,7 +143,7 @@ static inline bool rvo__hemmed(const rvo_world *w, int32_t y, bool idle_rule) {
  *     decides; an agent stalled for RVO_LONG_STALL times the threshold gets
  *     way from one that wants the opposite way and is not stalled (of no
  *     greater weight);
- *   - but a hemmed-in agent gives way to nobody (issue 16): an idle one
+ *   - but a hemmed-in agent gives way to nobody: an idle one
  *     that touches another idle one or two agents, a jam's loser that
  *     touches three. Giving way there only shoved the crowd around it, so
  *     a group sent to a point too small for it churned for good, each

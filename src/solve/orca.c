@@ -220,7 +220,7 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
             /* Collision with the right vertex; ignored if non-convex or if the
              * neighbouring edge takes care of it. (RVO2 tests sv > 1 and, at
              * sv == 1 exactly, takes the square root of a negative number;
-             * found by fuzzing, issue 8.) */
+             * found by fuzzing.) */
             if (o2->convex && v2_det(rel2, o2->unit_dir) >= 0.0f) {
                 line.point = v2(0.0f, 0.0f);
                 line.direction = dist_sq2 > 0.0f ? v2_normalize(v2(-rel2.y, rel2.x)) : v2_neg(o1->unit_dir);
@@ -367,7 +367,7 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
  * other within asin(RVO_HEAD_ON_SIN) of the line between them, avoid by a
  * leg of the velocity obstacle even where RVO2 projects on the cut-off
  * circle: the cut-off line only slows them, so an exactly head-on pair
- * braked to a stand, touching, and never passed (issue 16). The leg line
+ * braked to a stand, touching, and never passed. The leg line
  * is a tangent of the whole cone, so it stays safe; both of a pair pick
  * the same side (solve/orca.h's keep-right note). */
 static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv, float dist_sq,
@@ -427,8 +427,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
                  * that does not share the correction, the nearer leg is
                  * better, and so for the agent catching up with one walking
                  * away ahead of it (overtaking on the right pushed door
-                 * queues into the jamb; measured: README, Avoidance
-                 * quality). */
+                 * queues into the jamb; measured: docs/quality.md). */
                 const float left_margin =
                     strict && share < 1.0f && keeps_right(w, ai, bi, dist_sq, combined_radius_sq) &&
                             !(v2_dot(velocity, rel_pos) > 0.0f && v2_dot(w->vel[bi], rel_pos) > 0.0f)
@@ -467,7 +466,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
 }
 
 #if defined(RVO_SSE2)
-/* agent_lines for four neighbours at a time (performance, issue 5): the
+/* agent_lines for four neighbours at a time (performance): the
  * same float operations in the same order, lane by lane, keep-right
  * included, so the same lines bit for bit (RVO2 conformance and the
  * default mode run through here). Both projections are computed and the

@@ -12,7 +12,7 @@
 #endif /* sine of the widest head-on angle that keeps right */
 /* Keep-right applies within a stream: two agents nearer than this many
  * radius sums whose velocities and preferred velocities are both within
- * acos(RVO_KEEP_RIGHT_COS) of each other (README, Avoidance quality). */
+ * acos(RVO_KEEP_RIGHT_COS) of each other (docs/quality.md). */
 #ifndef RVO_KEEP_RIGHT_REACH /* -D to tune */
 #define RVO_KEEP_RIGHT_REACH 2.5f
 #endif

@@ -8,7 +8,7 @@
  * passes; strict overlap (with keep-right in orca.c) stops once no pair
  * overlaps by more than the tolerance (a fraction of the radius sum) or at
  * the cap, each pass projecting by the over-relaxation factor. Measured in
- * tests/bench/quality.c (README, Avoidance quality). */
+ * tests/bench/quality.c (docs/quality.md). */
 #define RVO_SEPARATION_SOFT_PASSES 4
 #ifndef RVO_SEPARATION_MAX_PASSES /* -D to tune */
 #define RVO_SEPARATION_MAX_PASSES 64

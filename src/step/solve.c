@@ -52,7 +52,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__sampling_new_velocity(w, i, dt, s);
         else
             v = rvo__orca_new_velocity(w, i, dt, s);
-        /* degenerate input (issue 8): when dt or a time horizon is so small
+        /* degenerate input: when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */
         if (!v2_finite(v)) v = v2(0.0f, 0.0f);
         /* in grid order: workers writing newvel[i] directly would share its

@@ -29,7 +29,7 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
     w->height_margin = def->height_margin;
     w->stall_progress = RVO_DEFAULT_STALL_PROGRESS; /* stall events */
     w->stall_min_time = RVO_DEFAULT_STALL_MIN_TIME;
-    w->strict_overlap = true; /* hard bodies by default (issue 6) */
+    w->strict_overlap = true; /* hard bodies by default */
     w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
     if (!w->scratch) {
         rvo_world_destroy(w);
@@ -87,7 +87,7 @@ static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     for (int32_t i = begin; i < end; ++i) {
         w->vel[i] = w->newvel[i];
         w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
-        /* degenerate input (issue 8): a huge dt must not carry agents to inf */
+        /* degenerate input: a huge dt must not carry agents to inf */
         w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
     }
 }
@@ -97,7 +97,7 @@ static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     const integrate_ctx *c = p;
     rvo_world *w = c->w;
     if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
-        for (int32_t i = begin; i < end; ++i) /* issue 8: pushed apart at the border, still inside */
+        for (int32_t i = begin; i < end; ++i) /* pushed apart at the border, still inside */
             w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
     if (c->refile) rvo__grid_refile(w, begin, end, &w->scratch[worker]);
     rvo__stall_update(w, c->dt, begin, end); /* stall events */

@@ -10,7 +10,7 @@
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
 
-/* Points closer than RVO_MIN_EDGE count as one (issue 8: an edge whose
+/* Points closer than RVO_MIN_EDGE count as one (an edge whose
  * squared length underflows has no direction). */
 static bool too_close(rvo_vec2 a, rvo_vec2 b) {
     return v2_abs_sq(v2_sub(a, b)) < RVO_MIN_EDGE * RVO_MIN_EDGE;
@@ -31,7 +31,7 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     }
     /* Merge repeated consecutive points (and a closing repeat of the first). */
     int32_t m = 0;
-    const size_t pts_size = sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)); /* freed with its size (issue 8) */
+    const size_t pts_size = sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)); /* freed with its size */
     rvo_vec2 *pts = rvo__realloc(w, NULL, 0, pts_size);
     if (!pts) {
         rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");

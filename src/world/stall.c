@@ -20,7 +20,7 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
         /* progress along the preferred direction, compared without a sqrt:
          * v . pref < progress * |pref|^2 */
         if (v2_dot(w->vel[i], pref) < w->stall_progress * pref_sq)
-            w->stall[i] = w->stall[i] + dt <= 1e30f ? w->stall[i] + dt : 1e30f; /* issue 8: finite under huge dt */
+            w->stall[i] = w->stall[i] + dt <= 1e30f ? w->stall[i] + dt : 1e30f; /* finite under a huge dt */
         else
             w->stall[i] = 0.0f;
     }
