@@ -10,7 +10,8 @@
 /* ---- memory ------------------------------------------------------------ */
 
 void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size) {
-    if (b->alloc) return b->alloc(b->alloc_user, p, old_size, new_size);
+    if (b->alloc)
+        return b->alloc(b->alloc_user, p, old_size, new_size);
     if (new_size == 0) {
         free(p);
         return NULL;
@@ -21,12 +22,16 @@ void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size) 
 /* Grows *p to hold at least need elements (doubling). False when out of memory. */
 bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t elem) {
     RVO_ASSERT(p && cap && *cap >= 0 && (*p != NULL || *cap == 0) && elem > 0);
-    if (need <= *cap) return true;
+    if (need <= *cap)
+        return true;
     int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > INT32_MAX) n = INT32_MAX;
+    while (n < need)
+        n *= 2;
+    if (n > INT32_MAX)
+        n = INT32_MAX;
     void *q = rvo__base_realloc(b, *p, (size_t)*cap * elem, (size_t)n * elem);
-    if (!q) return false;
+    if (!q)
+        return false;
     *p = q;
     *cap = (int32_t)n;
     return true;
@@ -38,17 +43,22 @@ bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t el
  * allocator is always told a block's true size). */
 bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, void **const arrays[],
                            const size_t elems[]) {
-    if (need <= *cap) return true;
+    if (need <= *cap)
+        return true;
     int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need) n *= 2;
-    if (n > INT32_MAX) n = INT32_MAX;
+    while (n < need)
+        n *= 2;
+    if (n > INT32_MAX)
+        n = INT32_MAX;
     void *fresh[RVO_GROW_ARRAYS_MAX];
     RVO_ASSERT(count > 0 && count <= RVO_GROW_ARRAYS_MAX);
-    if (count > RVO_GROW_ARRAYS_MAX) return false;
+    if (count > RVO_GROW_ARRAYS_MAX)
+        return false;
     for (int k = 0; k < count; ++k) {
         fresh[k] = rvo__base_realloc(b, NULL, 0, (size_t)n * elems[k]);
         if (!fresh[k]) {
-            while (k-- > 0) rvo__base_realloc(b, fresh[k], (size_t)n * elems[k], 0);
+            while (k-- > 0)
+                rvo__base_realloc(b, fresh[k], (size_t)n * elems[k], 0);
             return false;
         }
     }

@@ -10,11 +10,13 @@ rvo_status rvo__slot_alloc(rvo_base *b, slot_table *t, int32_t dense, uint64_t *
     if (t->nfree > 0) {
         slot = t->free[--t->nfree];
     } else {
-        if (t->used >= RVO_MAX_SLOTS) return RVO_ERR_CAPACITY;
+        if (t->used >= RVO_MAX_SLOTS)
+            return RVO_ERR_CAPACITY;
         if (t->used == t->cap) {
             void **const arrays[] = {(void **)&t->gen, (void **)&t->index, (void **)&t->free};
             const size_t elems[] = {sizeof *t->gen, sizeof *t->index, sizeof *t->free};
-            if (!rvo__base_grow_arrays(b, &t->cap, t->used + 1, 3, arrays, elems)) return RVO_ERR_OUT_OF_MEMORY;
+            if (!rvo__base_grow_arrays(b, &t->cap, t->used + 1, 3, arrays, elems))
+                return RVO_ERR_OUT_OF_MEMORY;
         }
         slot = t->used++;
         t->gen[slot] = 0;

@@ -9,11 +9,11 @@
 #define RVO_MAX_GENERATION ((1u << 29) - 1) /* keeps ids below 2^53 */
 
 typedef struct slot_table {
-    uint32_t *gen;    /* generation per slot */
-    int32_t *index;   /* dense index, -1 when free */
-    int32_t *free;    /* stack of free slots */
+    uint32_t *gen;  /* generation per slot */
+    int32_t *index; /* dense index, -1 when free */
+    int32_t *free;  /* stack of free slots */
     int32_t nfree;
-    int32_t used;     /* slots ever handed out */
+    int32_t used; /* slots ever handed out */
     int32_t cap;
 } slot_table;
 
@@ -22,9 +22,11 @@ rvo_status rvo__slot_alloc(rvo_base *b, slot_table *t, int32_t dense, uint64_t *
 static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
     const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
     const uint64_t gen = id >> RVO_SLOT_BITS;
-    if (low == 0 || low > (uint64_t)t->used) return -1;
+    if (low == 0 || low > (uint64_t)t->used)
+        return -1;
     const int32_t slot = (int32_t)low - 1;
-    if (t->gen[slot] != gen || t->index[slot] < 0) return -1;
+    if (t->gen[slot] != gen || t->index[slot] < 0)
+        return -1;
     return t->index[slot];
 }
 /* id must be live (looked up before). */

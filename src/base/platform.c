@@ -4,7 +4,9 @@
 #include <sched.h>
 #include <time.h>
 
-bool rvo__thread_start(rvo_thread *t, rvo_thread_fn *fn, void *arg) { return pthread_create(t, NULL, fn, arg) == 0; }
+bool rvo__thread_start(rvo_thread *t, rvo_thread_fn *fn, void *arg) {
+    return pthread_create(t, NULL, fn, arg) == 0;
+}
 void rvo__thread_join(rvo_thread *t) { pthread_join(*t, NULL); }
 void rvo__mutex_init(rvo_mutex *m) { pthread_mutex_init(m, NULL); }
 void rvo__mutex_destroy(rvo_mutex *m) { pthread_mutex_destroy(m); }

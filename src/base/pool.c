@@ -58,7 +58,8 @@ static void run_chunks(thread_pool *pool, uint32_t worker) {
         part *pt = &pool->parts[((int32_t)worker + k) % nparts];
         for (;;) {
             const int32_t begin = atomic_fetch_add(&pt->next, pool->chunk);
-            if (begin >= pt->end) break;
+            if (begin >= pt->end)
+                break;
             const int32_t end = pt->end - begin > pool->chunk ? begin + pool->chunk : pt->end;
             pool->fn(begin, end, worker, pool->ctx);
         }
@@ -71,17 +72,20 @@ static void run_chunks(thread_pool *pool, uint32_t worker) {
 static bool spin_until(bool (*done)(thread_pool *, uint32_t), thread_pool *pool, uint32_t arg) {
     const double t0 = rvo__now_us();
     for (int k = 1;; ++k) {
-        if (done(pool, arg)) return true;
+        if (done(pool, arg))
+            return true;
         rvo__cpu_relax();
         if ((k & 63) == 0) {
-            if (rvo__now_us() - t0 > SPIN_US) return false;
+            if (rvo__now_us() - t0 > SPIN_US)
+                return false;
             rvo__yield(); /* more threads than cores: let the one we wait for run */
         }
     }
 }
 
 static bool new_job(thread_pool *pool, uint32_t seen) {
-    return job_gen(atomic_load(&pool->state)) != seen || atomic_load_explicit(&pool->quit, memory_order_relaxed);
+    return job_gen(atomic_load(&pool->state)) != seen ||
+           atomic_load_explicit(&pool->quit, memory_order_relaxed);
 }
 
 static bool none_active(thread_pool *pool, uint32_t unused) {
@@ -99,17 +103,20 @@ static void *worker_main(void *p) {
              * job, then looks for sleepers: one of the two sees the other) */
             rvo__mutex_lock(&pool->mu);
             atomic_fetch_add(&pool->sleepers, 1);
-            while (!new_job(pool, seen)) rvo__cond_wait(&pool->start, &pool->mu);
+            while (!new_job(pool, seen))
+                rvo__cond_wait(&pool->start, &pool->mu);
             atomic_fetch_sub(&pool->sleepers, 1);
             rvo__mutex_unlock(&pool->mu);
         }
-        if (atomic_load(&pool->quit)) break;
+        if (atomic_load(&pool->quit))
+            break;
         uint64_t s = atomic_load(&pool->state);
         seen = job_gen(s);
         bool joined = false; /* only while the job is open */
         while (!joined && job_gen(s) == seen && !(s & JOB_CLOSED))
             joined = atomic_compare_exchange_weak(&pool->state, &s, s + 1);
-        if (!joined) continue;
+        if (!joined)
+            continue;
         run_chunks(pool, (uint32_t)arg->index);
         const uint64_t left = atomic_fetch_sub(&pool->state, 1) - 1;
         if ((left & JOB_ACTIVE) == 0 && atomic_load(&pool->caller_asleep)) {
@@ -123,7 +130,8 @@ static void *worker_main(void *p) {
 
 /* Wakes the workers that sleep. */
 static void wake_sleepers(thread_pool *pool) {
-    if (atomic_load(&pool->sleepers) == 0) return;
+    if (atomic_load(&pool->sleepers) == 0)
+        return;
     rvo__mutex_lock(&pool->mu);
     rvo__cond_broadcast(&pool->start);
     rvo__mutex_unlock(&pool->mu);
@@ -135,7 +143,8 @@ static worker_arg *pool_args(thread_pool *pool, int32_t n) { return (worker_arg 
 static bool pool_start(rvo_base *b, int32_t threads) {
     const int32_t n = threads - 1;
     thread_pool *pool = rvo__base_realloc(b, NULL, 0, sizeof *pool);
-    if (!pool) return false;
+    if (!pool)
+        return false;
     memset(pool, 0, sizeof *pool);
     atomic_init(&pool->state, 0);
     atomic_init(&pool->sleepers, 0);
@@ -145,8 +154,10 @@ static bool pool_start(rvo_base *b, int32_t threads) {
     pool->parts = rvo__base_realloc(b, NULL, 0, sizeof *pool->parts * (size_t)(n + 1));
     pool->nalloc = n;
     if (!pool->threads || !pool->parts) {
-        if (pool->threads) rvo__base_realloc(b, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
-        if (pool->parts) rvo__base_realloc(b, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
+        if (pool->threads)
+            rvo__base_realloc(b, pool->threads, (sizeof(rvo_thread) + sizeof(worker_arg)) * (size_t)n, 0);
+        if (pool->parts)
+            rvo__base_realloc(b, pool->parts, sizeof *pool->parts * (size_t)(n + 1), 0);
         rvo__base_realloc(b, pool, sizeof *pool, 0);
         return false;
     }
@@ -173,12 +184,14 @@ static bool pool_start(rvo_base *b, int32_t threads) {
 
 void rvo__pool_stop(rvo_base *b) {
     thread_pool *pool = b->pool;
-    if (!pool) return;
+    if (!pool)
+        return;
     atomic_store(&pool->quit, true);
     rvo__mutex_lock(&pool->mu);
     rvo__cond_broadcast(&pool->start);
     rvo__mutex_unlock(&pool->mu);
-    for (int32_t k = 0; k < pool->nthreads; ++k) rvo__thread_join(&pool->threads[k]);
+    for (int32_t k = 0; k < pool->nthreads; ++k)
+        rvo__thread_join(&pool->threads[k]);
     rvo__mutex_destroy(&pool->mu);
     rvo__cond_destroy(&pool->start);
     rvo__cond_destroy(&pool->done);
@@ -204,10 +217,12 @@ bool rvo__tasks_start(rvo_base *b, const rvo_world_def *def) {
 
 void rvo__parallel_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
     RVO_ASSERT(fn && min_range > 0);
-    if (count <= 0) return;
+    if (count <= 0)
+        return;
     if (b->enqueue_task) {
         void *task = b->enqueue_task(fn, count, min_range, ctx, b->task_user);
-        if (task) b->finish_task(task, b->task_user);
+        if (task)
+            b->finish_task(task, b->task_user);
         return;
     }
     thread_pool *pool = b->pool;
@@ -235,7 +250,8 @@ void rvo__parallel_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_f
     if (!spin_until(none_active, pool, 0)) {
         rvo__mutex_lock(&pool->mu);
         atomic_store(&pool->caller_asleep, true);
-        while (!none_active(pool, 0)) rvo__cond_wait(&pool->done, &pool->mu);
+        while (!none_active(pool, 0))
+            rvo__cond_wait(&pool->done, &pool->mu);
         atomic_store(&pool->caller_asleep, false);
         rvo__mutex_unlock(&pool->mu);
     }
@@ -243,9 +259,9 @@ void rvo__parallel_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_f
 
 void rvo__pool_for(rvo_base *b, int32_t count, int32_t min_range, rvo_task_fn *fn, void *ctx) {
     if (b->enqueue_task || !b->pool) {
-        if (count > 0) fn(0, count, 0, ctx);
+        if (count > 0)
+            fn(0, count, 0, ctx);
         return;
     }
     rvo__parallel_for(b, count, min_range, fn, ctx);
 }
-

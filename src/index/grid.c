@@ -11,8 +11,10 @@
 
 static int32_t cell_coord(float v, float o, float inv_cell, int32_t n) {
     const float c = (v - o) * inv_cell;
-    if (!(c >= 0.0f)) return 0;
-    if (c >= (float)n) return n - 1;
+    if (!(c >= 0.0f))
+        return 0;
+    if (c >= (float)n)
+        return n - 1;
     return (int32_t)c;
 }
 
@@ -23,10 +25,14 @@ static void choose_cells(float minx, float miny, float maxx, float maxy, int32_t
     const double w = (double)maxx - minx, h = (double)maxy - miny;
     double c = sqrt((w * h) / (items > 0 ? items : 1)) * 1.5;
     const double extent = w > h ? w : h;
-    if (c < extent * (1.0 / 8192)) c = extent * (1.0 / 8192);
-    if (c < min_cell) c = min_cell;
-    if (!(c > 0)) c = 1;
-    if (c < 1e-6) c = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
+    if (c < extent * (1.0 / 8192))
+        c = extent * (1.0 / 8192);
+    if (c < min_cell)
+        c = min_cell;
+    if (!(c > 0))
+        c = 1;
+    if (c < 1e-6)
+        c = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
     for (;;) {
         const int64_t cx = (int64_t)(w / c) + 1, cy = (int64_t)(h / c) + 1;
         if (cx * cy <= limit) {
@@ -54,12 +60,18 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     float max_reach = 0.0f, max_radius = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         const rvo_vec2 p = w->pos[i];
-        if (p.x < minx) minx = p.x;
-        if (p.x > maxx) maxx = p.x;
-        if (p.y < miny) miny = p.y;
-        if (p.y > maxy) maxy = p.y;
-        if (w->prm[i].neighbor_dist > max_reach) max_reach = w->prm[i].neighbor_dist;
-        if (w->prm[i].radius > max_radius) max_radius = w->prm[i].radius;
+        if (p.x < minx)
+            minx = p.x;
+        if (p.x > maxx)
+            maxx = p.x;
+        if (p.y < miny)
+            miny = p.y;
+        if (p.y > maxy)
+            maxy = p.y;
+        if (w->prm[i].neighbor_dist > max_reach)
+            max_reach = w->prm[i].neighbor_dist;
+        if (w->prm[i].radius > max_radius)
+            max_radius = w->prm[i].radius;
     }
     /* Cells of half the neighbour range (measured best on uniform crowds),
      * or of about 1.25 agents each where crowds are sparser than that, but
@@ -68,12 +80,17 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     const double bw = (double)maxx - minx, bh = (double)maxy - miny;
     const double per_agent = (bw * bh) / (n > 0 ? n : 1);
     double cell = overlap ? 3.2 * max_radius : max_reach * 0.5; /* overlap: the widest candidate reach */
-    if (cell > 1.25 * sqrt(per_agent) || !(cell > 0)) cell = 1.25 * sqrt(per_agent);
-    if (cell < sqrt(per_agent / 4)) cell = sqrt(per_agent / 4);
+    if (cell > 1.25 * sqrt(per_agent) || !(cell > 0))
+        cell = 1.25 * sqrt(per_agent);
+    if (cell < sqrt(per_agent / 4))
+        cell = sqrt(per_agent / 4);
     const double extent = bw > bh ? bw : bh;
-    if (cell < extent * (1.0 / 8192)) cell = extent * (1.0 / 8192);
-    if (!(cell > 0)) cell = 1;
-    if (cell < 1e-6) cell = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
+    if (cell < extent * (1.0 / 8192))
+        cell = extent * (1.0 / 8192);
+    if (!(cell > 0))
+        cell = 1;
+    if (cell < 1e-6)
+        cell = 1e-6; /* a cell of 1e-45 m is 0 as a float, its inverse inf */
     for (;; cell *= 1.5) {
         const int64_t cx = (int64_t)(bw / cell) + 1, cy = (int64_t)(bh / cell) + 1;
         if (cx * cy <= 4 * (int64_t)n + 16) {
@@ -87,23 +104,27 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->item_vel, (void **)&g->slot_of};
+    void **const arrays[] = {(void **)&g->items, (void **)&g->item_pos, (void **)&g->item_vel,
+                             (void **)&g->slot_of};
     const size_t elems[] = {sizeof *g->items, sizeof *g->item_pos, sizeof *g->item_vel, sizeof *g->slot_of};
     if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start) ||
         !rvo__grow_arrays(w, &g->items_cap, n + GRID_PAD, 4, arrays, elems))
         return false;
-    for (int32_t k = n; k < n + GRID_PAD; ++k) g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
+    for (int32_t k = n; k < n + GRID_PAD; ++k)
+        g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
     g->max_radius = 0.0f;
     g->slack = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
-        if (w->prm[i].radius > g->max_radius) g->max_radius = w->prm[i].radius;
+        if (w->prm[i].radius > g->max_radius)
+            g->max_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
         g->slot_of[i] = c; /* its cell, for now */
         g->start[c + 1]++;
     }
-    for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
+    for (int32_t c = 0; c < ncells; ++c)
+        g->start[c + 1] += g->start[c];
     /* stable placement: within a cell, agents keep the world's order */
     for (int32_t i = 0; i < n; ++i) {
         const int32_t k = g->start[g->slot_of[i]]++;
@@ -111,7 +132,8 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
         g->item_pos[k] = w->pos[i];
         g->slot_of[i] = k;
     }
-    for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
+    for (int32_t c = ncells; c > 0; --c)
+        g->start[c] = g->start[c - 1];
     g->start[0] = 0;
     RVO_ASSERT(g->start[ncells] == n); /* every agent filed once */
     g->valid = true;
@@ -124,7 +146,8 @@ void rvo__grid_refile(rvo_world *w, int32_t begin, int32_t end, scratch *s) {
     for (int32_t i = begin; i < end; ++i) {
         const int32_t t = g->slot_of[i];
         const rvo_vec2 p = w->pos[i], q = g->item_pos[t];
-        if (p.x == q.x && p.y == q.y) continue;
+        if (p.x == q.x && p.y == q.y)
+            continue;
         const float dx = fabsf(p.x - q.x), dy = fabsf(p.y - q.y);
         slack = dx > slack ? dx : slack;
         slack = dy > slack ? dy : slack;
@@ -149,13 +172,17 @@ void rvo__agent_grid_free(rvo_world *w) {
  * full list, where the id decides). */
 static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, float *range_sq, int32_t k,
                          int32_t *n, neighbor *out, const bool filter) {
-    if (!(d < *range_sq) && (d != *range_sq || *n < k)) return;
-    if (j == self) return;
+    if (!(d < *range_sq) && (d != *range_sq || *n < k))
+        return;
+    if (j == self)
+        return;
     /* groups and height filter before the neighbour budget */
     if (filter) {
         const agent_params *me = &w->prm[self], *o = &w->prm[j];
-        if (!(me->mask & o->groups)) return;
-        if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin)) return;
+        if (!(me->mask & o->groups))
+            return;
+        if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin))
+            return;
     }
     const rvo_agent_id id = w->ids[j];
     int32_t m = *n;
@@ -176,8 +203,10 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
     out[i].dist_sq = d;
     out[i].index = j;
     out[i].id = id;
-    RVO_ASSERT(m <= k && (i == 0 || out[i - 1].dist_sq < d || (out[i - 1].dist_sq == d && out[i - 1].id < id)));
-    if (m == k) *range_sq = out[k - 1].dist_sq;
+    RVO_ASSERT(m <= k &&
+               (i == 0 || out[i - 1].dist_sq < d || (out[i - 1].dist_sq == d && out[i - 1].id < id)));
+    if (m == k)
+        *range_sq = out[k - 1].dist_sq;
 }
 
 /* Offers the agents of items [t0, t1) (cells of one row: contiguous in the
@@ -185,7 +214,8 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
  * operations as the scalar loop (so with the same results); most agents of
  * a span are out of range and cost a quarter of a scalar test. */
 static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p, int32_t self, int32_t t0,
-                             int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out, const bool filter) {
+                             int32_t t1, float *range_sq, int32_t k, int32_t *n, neighbor *out,
+                             const bool filter) {
     const rvo_vec2 *ip = g->item_pos;
 #if defined(RVO_SSE2)
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
@@ -193,8 +223,10 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
     for (int32_t t = t0; t < t1; t += 4) {
         const __m128 d = grid_dist4_sq(ip, t, px, py);
         unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmple_ps(d, range));
-        if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
-        if (!bits) continue;
+        if (t1 - t < 4)
+            bits &= (1u << (t1 - t)) - 1u;
+        if (!bits)
+            continue;
         float ds[4];
         _mm_storeu_ps(ds, d);
         do {
@@ -218,10 +250,11 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
  * row's cells are one contiguous span of items); rows beyond the range,
  * once it has shrunk, are skipped. Bounds are padded so that rounding never
  * drops a cell, and by the grid's slack for agents filed where they were. */
-RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
-                               neighbor *out, const bool filter) {
+RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq,
+                                                 int32_t k, neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
-    if (k <= 0 || w->count == 0) return 0;
+    if (k <= 0 || w->count == 0)
+        return 0;
     int32_t n = 0;
     const float pad = g->cell * (1.0f / 1024.0f) + g->slack;
     const float reach = sqrtf(range_sq) + pad;
@@ -231,8 +264,9 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     const int32_t y1 = cell_coord(p.y + reach, g->oy, g->inv_cell, g->ny);
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
     const int32_t *start = g->start;
-    scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out, filter);
-    bool up = cy < y1, down = cy > y0;
+    scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out,
+              filter);
+    bool up = cy<y1, down = cy> y0;
     for (int32_t r = 1; up || down; ++r) {
         if (up) {
             const int32_t y = cy + r;
@@ -240,8 +274,8 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
             if (dy > 0.0f && dy * dy > range_sq) {
                 up = false;
             } else {
-                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n, out,
-                          filter);
+                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n,
+                          out, filter);
                 up = y < y1;
             }
         }
@@ -251,8 +285,8 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
             if (dy > 0.0f && dy * dy > range_sq) {
                 down = false;
             } else {
-                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n, out,
-                          filter);
+                scan_span(w, g, p, self, start[y * g->nx + x0], start[y * g->nx + x1 + 1], &range_sq, k, &n,
+                          out, filter);
                 down = y > y0;
             }
         }
@@ -263,7 +297,8 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
     const agent_params *a = &w->prm[i];
     /* two copies: without groups, masks and heights the filter goes away */
-    if (w->n_filtering > 0) return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, true);
+    if (w->n_filtering > 0)
+        return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, true);
     return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, false);
 }
 
@@ -279,11 +314,14 @@ typedef struct edge_fill {
 static void edge_cells(edge_grid *g, rvo_vec2 a, rvo_vec2 b, int32_t edge, bool fill) {
     const float pad = g->cell * 1e-3f;
     const float minx = (a.x < b.x ? a.x : b.x) - pad, maxx = (a.x < b.x ? b.x : a.x) + pad;
-    const int32_t c0 = cell_coord(minx, g->ox, g->inv_cell, g->nx), c1 = cell_coord(maxx, g->ox, g->inv_cell, g->nx);
+    const int32_t c0 = cell_coord(minx, g->ox, g->inv_cell, g->nx),
+                  c1 = cell_coord(maxx, g->ox, g->inv_cell, g->nx);
     for (int32_t cx = c0; cx <= c1; ++cx) {
         float xa = g->ox + (float)cx * g->cell, xb = xa + g->cell;
-        if (xa < minx) xa = minx;
-        if (xb > maxx) xb = maxx;
+        if (xa < minx)
+            xa = minx;
+        if (xb > maxx)
+            xb = maxx;
         float ya, yb;
         const float dx = b.x - a.x;
         if (fabsf(dx) < 1e-12f) {
@@ -297,7 +335,8 @@ static void edge_cells(edge_grid *g, rvo_vec2 a, rvo_vec2 b, int32_t edge, bool 
             yb = a.y + tb * (b.y - a.y);
         }
         const float lo = (ya < yb ? ya : yb) - pad, hi = (ya < yb ? yb : ya) + pad;
-        const int32_t r0 = cell_coord(lo, g->oy, g->inv_cell, g->ny), r1 = cell_coord(hi, g->oy, g->inv_cell, g->ny);
+        const int32_t r0 = cell_coord(lo, g->oy, g->inv_cell, g->ny),
+                      r1 = cell_coord(hi, g->oy, g->inv_cell, g->ny);
         for (int32_t cy = r0; cy <= r1; ++cy) {
             const int32_t c = cy * g->nx + cx;
             if (fill)
@@ -315,10 +354,14 @@ bool rvo__edge_grid_build(rvo_world *w) {
     double len = 0;
     for (int32_t k = 0; k < nv; ++k) {
         const rvo_vec2 p = w->verts[k].point;
-        if (k == 0 || p.x < minx) minx = p.x;
-        if (k == 0 || p.x > maxx) maxx = p.x;
-        if (k == 0 || p.y < miny) miny = p.y;
-        if (k == 0 || p.y > maxy) maxy = p.y;
+        if (k == 0 || p.x < minx)
+            minx = p.x;
+        if (k == 0 || p.x > maxx)
+            maxx = p.x;
+        if (k == 0 || p.y < miny)
+            miny = p.y;
+        if (k == 0 || p.y > maxy)
+            maxy = p.y;
         len += v2_abs(v2_sub(w->verts[w->verts[k].next].point, p));
     }
     const float mean_len = nv > 0 ? (float)(len / nv) : 1.0f;
@@ -327,14 +370,20 @@ bool rvo__edge_grid_build(rvo_world *w) {
     g->oy = miny;
     g->inv_cell = 1.0f / g->cell;
     const int32_t ncells = g->nx * g->ny;
-    if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start)) return false;
+    if (!rvo__grow(w, (void **)&g->start, &g->start_cap, ncells + 1, sizeof *g->start))
+        return false;
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
-    for (int32_t k = 0; k < nv; ++k) edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, false);
-    for (int32_t c = 0; c < ncells; ++c) g->start[c + 1] += g->start[c];
+    for (int32_t k = 0; k < nv; ++k)
+        edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, false);
+    for (int32_t c = 0; c < ncells; ++c)
+        g->start[c + 1] += g->start[c];
     g->nitems = g->start[ncells];
-    if (!rvo__grow(w, (void **)&g->items, &g->items_cap, g->nitems, sizeof *g->items)) return false;
-    for (int32_t k = 0; k < nv; ++k) edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, true);
-    for (int32_t c = ncells; c > 0; --c) g->start[c] = g->start[c - 1];
+    if (!rvo__grow(w, (void **)&g->items, &g->items_cap, g->nitems, sizeof *g->items))
+        return false;
+    for (int32_t k = 0; k < nv; ++k)
+        edge_cells(g, w->verts[k].point, w->verts[w->verts[k].next].point, k, true);
+    for (int32_t c = ncells; c > 0; --c)
+        g->start[c] = g->start[c - 1];
     g->start[0] = 0;
     g->valid = true;
     return true;
@@ -350,19 +399,23 @@ void rvo__edge_grid_free(rvo_world *w) {
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx) {
     const edge_grid *g = &w->egrid;
-    if (w->nverts == 0) return;
+    if (w->nverts == 0)
+        return;
     if (++s->stamp_val == 0) { /* wrapped: forget old stamps */
         memset(s->stamp, 0, sizeof *s->stamp * (size_t)s->stamp_cap);
         s->stamp_val = 1;
     }
-    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx), cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
-    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny), cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
+    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx),
+                  cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
+    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny),
+                  cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
     for (int32_t cy = cy0; cy <= cy1; ++cy) {
         for (int32_t cx = cx0; cx <= cx1; ++cx) {
             const int32_t c = cy * g->nx + cx;
             for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
                 const int32_t e = g->items[t];
-                if (s->stamp[e] == s->stamp_val) continue;
+                if (s->stamp[e] == s->stamp_val)
+                    continue;
                 s->stamp[e] = s->stamp_val;
                 visit(ctx, e);
             }

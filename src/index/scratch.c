@@ -10,15 +10,18 @@ bool rvo__scratch_reserve(rvo_world *w) {
         scratch *s = &w->scratch[k];
         void **const arrays[] = {(void **)&s->lines, (void **)&s->proj};
         const size_t elems[] = {sizeof *s->lines, sizeof *s->proj};
-        if (!rvo__grow_arrays(w, &s->lines_cap, lines, 2, arrays, elems)) return false;
-        if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1, sizeof *s->agents) ||
+        if (!rvo__grow_arrays(w, &s->lines_cap, lines, 2, arrays, elems))
+            return false;
+        if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1,
+                       sizeof *s->agents) ||
             !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst) ||
             !rvo__grow(w, (void **)&s->spans, &s->spans_cap, 2 * RVO_MAX_NEIGHBORS_LIMIT + w->nverts + 1,
                        sizeof *s->spans))
             return false;
         if (s->stamp_cap < w->nverts + 1) {
             const int32_t old = s->stamp_cap;
-            if (!rvo__grow(w, (void **)&s->stamp, &s->stamp_cap, w->nverts + 1, sizeof *s->stamp)) return false;
+            if (!rvo__grow(w, (void **)&s->stamp, &s->stamp_cap, w->nverts + 1, sizeof *s->stamp))
+                return false;
             memset(s->stamp + old, 0, sizeof *s->stamp * (size_t)(s->stamp_cap - old));
         }
     }
@@ -39,8 +42,9 @@ void rvo__scratch_free(rvo_world *w) {
 }
 
 bool rvo__prepare(rvo_world *w) {
-    if (!w->grid.valid && !rvo__agent_grid_build(w)) return false;
-    if (!w->egrid.valid && !rvo__edge_grid_build(w)) return false;
+    if (!w->grid.valid && !rvo__agent_grid_build(w))
+        return false;
+    if (!w->egrid.valid && !rvo__edge_grid_build(w))
+        return false;
     return rvo__scratch_reserve(w);
 }
-

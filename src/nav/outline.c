@@ -26,9 +26,9 @@
 #define PI_D 3.14159265358979323846
 
 struct rvo_outline {
-    float *xy;       /* all loops' points */
-    int32_t *start;  /* loop i is points start[i] .. start[i + 1] - 1 */
-    uint8_t *hole;   /* 1 for holes */
+    float *xy;      /* all loops' points */
+    int32_t *start; /* loop i is points start[i] .. start[i + 1] - 1 */
+    uint8_t *hole;  /* 1 for holes */
     int32_t nloops;
 };
 
@@ -62,7 +62,8 @@ typedef struct edge_list {
 } edge_list;
 
 static void set_error(rvo_error *err, rvo_status st, int arg, const char *fmt, ...) {
-    if (!err) return;
+    if (!err)
+        return;
     err->status = st;
     err->arg = arg;
     va_list ap;
@@ -75,7 +76,8 @@ static bool push_edge(edge_list *l, int32_t a, int32_t b) {
     if (l->n == l->cap) {
         const int32_t cap = l->cap ? 2 * l->cap : 64;
         edge *e = realloc(l->e, sizeof *e * (size_t)cap);
-        if (!e) return false;
+        if (!e)
+            return false;
         l->e = e;
         l->cap = cap;
     }
@@ -87,15 +89,19 @@ static bool push_edge(edge_list *l, int32_t a, int32_t b) {
 
 static int64_t cell_of(double c, double cs) {
     double q = floor(c / cs);
-    if (q > 4e18) q = 4e18;
-    if (q < -4e18) q = -4e18;
+    if (q > 4e18)
+        q = 4e18;
+    if (q < -4e18)
+        q = -4e18;
     return (int64_t)q;
 }
 
 static int cmp_cell(const void *pa, const void *pb) {
     const cell_entry *a = pa, *b = pb;
-    if (a->cx != b->cx) return a->cx < b->cx ? -1 : 1;
-    if (a->cy != b->cy) return a->cy < b->cy ? -1 : 1;
+    if (a->cx != b->cx)
+        return a->cx < b->cx ? -1 : 1;
+    if (a->cy != b->cy)
+        return a->cy < b->cy ? -1 : 1;
     return (a->v > b->v) - (a->v < b->v);
 }
 
@@ -104,7 +110,8 @@ static bool grid_build(point_grid *g, const float *xy, const int32_t *vs, int32_
     g->n = n;
     g->cs = cs;
     g->e = malloc(sizeof *g->e * (size_t)(n > 0 ? n : 1));
-    if (!g->e) return false;
+    if (!g->e)
+        return false;
     for (int32_t k = 0; k < n; ++k) {
         const int32_t v = vs ? vs[k] : k;
         g->e[k].cx = cell_of(xy[2 * v], cs);
@@ -121,8 +128,10 @@ static int32_t grid_find(const point_grid *g, int64_t cx, int64_t cy) {
     while (lo < hi) {
         const int32_t mid = lo + (hi - lo) / 2;
         const cell_entry *c = &g->e[mid];
-        if (c->cx < cx || (c->cx == cx && c->cy < cy)) lo = mid + 1;
-        else hi = mid;
+        if (c->cx < cx || (c->cx == cx && c->cy < cy))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -136,7 +145,8 @@ static double dist_sq(const float *xy, int32_t i, int32_t j) {
  * epsilon of it (a vertex stands for itself when none is). */
 static bool merge_vertices(const float *xy, int32_t n, double eps, int32_t *rep) {
     point_grid g;
-    if (!grid_build(&g, xy, NULL, n, eps > 0 ? eps : 1.0)) return false;
+    if (!grid_build(&g, xy, NULL, n, eps > 0 ? eps : 1.0))
+        return false;
     const double eps2 = eps * eps;
     for (int32_t i = 0; i < n; ++i) {
         const int64_t cx = cell_of(xy[2 * i], g.cs), cy = cell_of(xy[2 * i + 1], g.cs);
@@ -146,7 +156,8 @@ static bool merge_vertices(const float *xy, int32_t n, double eps, int32_t *rep)
                 for (int32_t k = grid_find(&g, cx + dx, cy + dy);
                      k < g.n && g.e[k].cx == cx + dx && g.e[k].cy == cy + dy && g.e[k].v < i; ++k) {
                     const int32_t j = g.e[k].v;
-                    if ((best < 0 || j < best) && dist_sq(xy, i, j) <= eps2) best = j;
+                    if ((best < 0 || j < best) && dist_sq(xy, i, j) <= eps2)
+                        best = j;
                 }
             }
         }
@@ -158,15 +169,18 @@ static bool merge_vertices(const float *xy, int32_t n, double eps, int32_t *rep)
 
 static int cmp_keyed(const void *pa, const void *pb) {
     const keyed_edge *a = pa, *b = pb;
-    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi)
+        return a->hi < b->hi ? -1 : 1;
     return (a->order > b->order) - (a->order < b->order);
 }
 
 /* Sorts the edges by their vertex pair. Returns NULL when out of memory. */
 static keyed_edge *key_edges(const edge_list *l) {
     keyed_edge *k = malloc(sizeof *k * (size_t)(l->n > 0 ? l->n : 1));
-    if (!k) return NULL;
+    if (!k)
+        return NULL;
     for (int32_t i = 0; i < l->n; ++i) {
         const int32_t a = l->e[i].a, b = l->e[i].b;
         k[i].lo = a < b ? a : b;
@@ -185,19 +199,22 @@ typedef struct split_point {
 
 static int cmp_split(const void *pa, const void *pb) {
     const split_point *a = pa, *b = pb;
-    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
     return (a->v > b->v) - (a->v < b->v);
 }
 
 /* Appends a -> b to out, split at every vertex of cand (n of them, indexed
  * by g) that lies on it within eps. sp is scratch for n split points. */
-static bool split_edge(const float *xy, int32_t a, int32_t b, const int32_t *cand, int32_t ncand, const point_grid *g,
-                       double eps, split_point *sp, edge_list *out) {
+static bool split_edge(const float *xy, int32_t a, int32_t b, const int32_t *cand, int32_t ncand,
+                       const point_grid *g, double eps, split_point *sp, edge_list *out) {
     const double ax = xy[2 * a], ay = xy[2 * a + 1], bx = xy[2 * b], by = xy[2 * b + 1];
     const double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
     int32_t nsp = 0;
-    const int64_t cx0 = cell_of((ax < bx ? ax : bx) - eps, g->cs), cx1 = cell_of((ax < bx ? bx : ax) + eps, g->cs);
-    const int64_t cy0 = cell_of((ay < by ? ay : by) - eps, g->cs), cy1 = cell_of((ay < by ? by : ay) + eps, g->cs);
+    const int64_t cx0 = cell_of((ax < bx ? ax : bx) - eps, g->cs),
+                  cx1 = cell_of((ax < bx ? bx : ax) + eps, g->cs);
+    const int64_t cy0 = cell_of((ay < by ? ay : by) - eps, g->cs),
+                  cy1 = cell_of((ay < by ? by : ay) + eps, g->cs);
     const double cells = ((double)cx1 - (double)cx0 + 1) * ((double)cy1 - (double)cy0 + 1);
     const bool scan_all = cells > (double)ncand; /* a long edge: cheaper to test every candidate */
     int64_t cx = cx0, cy = cy0;
@@ -205,25 +222,30 @@ static bool split_edge(const float *xy, int32_t a, int32_t b, const int32_t *can
     for (;;) {
         int32_t v;
         if (scan_all) {
-            if (k >= ncand) break;
+            if (k >= ncand)
+                break;
             v = cand[k++];
         } else {
             if (k >= g->n || g->e[k].cx != cx || g->e[k].cy != cy) {
                 if (++cy > cy1) {
                     cy = cy0;
-                    if (++cx > cx1) break;
+                    if (++cx > cx1)
+                        break;
                 }
                 k = grid_find(g, cx, cy);
                 continue;
             }
             v = g->e[k++].v;
         }
-        if (v == a || v == b || len2 <= 0) continue;
+        if (v == a || v == b || len2 <= 0)
+            continue;
         const double px = xy[2 * v] - ax, py = xy[2 * v + 1] - ay;
         const double t = (px * dx + py * dy) / len2;
-        if (!(t > 0 && t < 1)) continue;
+        if (!(t > 0 && t < 1))
+            continue;
         const double cross = px * dy - py * dx; /* distance to the line times its length */
-        if (cross * cross > eps * eps * len2) continue;
+        if (cross * cross > eps * eps * len2)
+            continue;
         sp[nsp].t = t;
         sp[nsp].v = v;
         ++nsp;
@@ -231,8 +253,10 @@ static bool split_edge(const float *xy, int32_t a, int32_t b, const int32_t *can
     qsort(sp, (size_t)nsp, sizeof *sp, cmp_split);
     int32_t from = a;
     for (int32_t i = 0; i < nsp; ++i) {
-        if (sp[i].v == from) continue;
-        if (!push_edge(out, from, sp[i].v)) return false;
+        if (sp[i].v == from)
+            continue;
+        if (!push_edge(out, from, sp[i].v))
+            return false;
         from = sp[i].v;
     }
     return push_edge(out, from, b);
@@ -240,7 +264,8 @@ static bool split_edge(const float *xy, int32_t a, int32_t b, const int32_t *can
 
 static int cmp_edge(const void *pa, const void *pb) {
     const edge *a = pa, *b = pb;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
     return (a->b > b->b) - (a->b < b->b);
 }
 
@@ -248,7 +273,8 @@ static int cmp_edge(const void *pa, const void *pb) {
 static double cw_angle(double d0x, double d0y, double d1x, double d1y) {
     const double ccw = atan2(d0x * d1y - d0y * d1x, d0x * d1x + d0y * d1y);
     double cw = -ccw;
-    if (cw <= 0) cw += 2 * PI_D;
+    if (cw <= 0)
+        cw += 2 * PI_D;
     return cw;
 }
 
@@ -292,8 +318,8 @@ static int32_t drop_collinear(float *pts, int32_t n, double eps) {
 }
 
 /* Checks every input; returns false with err filled. */
-static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys, int32_t nvp, float eps,
-                        rvo_error *err) {
+static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys, int32_t nvp,
+                        float eps, rvo_error *err) {
     if (nverts < 0) {
         set_error(err, RVO_ERR_INVALID_ARGUMENT, 2, "vertex count must be >= 0");
         return false;
@@ -337,14 +363,16 @@ static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, i
         int32_t used = 0;
         for (int32_t c = 0; c < nvp; ++c) {
             const int32_t k = p * nvp + c, v = polys[k];
-            if (v == -1) continue;
+            if (v == -1)
+                continue;
             if (v < 0 || v >= nverts) {
-                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "index %d refers to no vertex (there are %d)", (int)k + 1,
-                          (int)nverts);
+                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "index %d refers to no vertex (there are %d)",
+                          (int)k + 1, (int)nverts);
                 return false;
             }
             if (used != c) {
-                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygon %d has padding before its last vertex", (int)p + 1);
+                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygon %d has padding before its last vertex",
+                          (int)p + 1);
                 return false;
             }
             ++used;
@@ -364,27 +392,32 @@ static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, i
 /* Step 2: the directed edges of every face with area, wound
  * counter-clockwise. Returns the number of faces with area, -1 when out of
  * memory. */
-static int32_t face_edges(const float *xy, const int32_t *polys, int32_t npolys, int32_t nvp, const int32_t *rep,
-                          edge_list *out) {
+static int32_t face_edges(const float *xy, const int32_t *polys, int32_t npolys, int32_t nvp,
+                          const int32_t *rep, edge_list *out) {
     int32_t faces = 0;
     for (int32_t p = 0; p < npolys; ++p) {
         int32_t f[MAX_VERTS_PER_POLY], n = 0;
         for (int32_t c = 0; c < nvp && polys[p * nvp + c] != -1; ++c) {
             const int32_t v = rep[polys[p * nvp + c]];
-            if (n == 0 || f[n - 1] != v) f[n++] = v;
+            if (n == 0 || f[n - 1] != v)
+                f[n++] = v;
         }
-        while (n > 1 && f[n - 1] == f[0]) --n;
-        if (n < 3) continue;
+        while (n > 1 && f[n - 1] == f[0])
+            --n;
+        if (n < 3)
+            continue;
         double area2 = 0;
         for (int32_t i = 0; i < n; ++i) {
             const int32_t a = f[i], b = f[i + 1 == n ? 0 : i + 1];
             area2 += (double)xy[2 * a] * xy[2 * b + 1] - (double)xy[2 * b] * xy[2 * a + 1];
         }
-        if (area2 == 0) continue;
+        if (area2 == 0)
+            continue;
         ++faces;
         for (int32_t i = 0; i < n; ++i) {
             const int32_t a = f[i], b = f[i + 1 == n ? 0 : i + 1];
-            if (!(area2 > 0 ? push_edge(out, a, b) : push_edge(out, b, a))) return -1;
+            if (!(area2 > 0 ? push_edge(out, a, b) : push_edge(out, b, a)))
+                return -1;
         }
     }
     return faces;
@@ -396,15 +429,18 @@ static int32_t face_edges(const float *xy, const int32_t *polys, int32_t npolys,
  * pair counts twice or more the same way (overlap), -1 when out of memory. */
 static int net_edges(const edge_list *l, bool keep_all, edge_list *out) {
     keyed_edge *k = key_edges(l);
-    if (!k) return -1;
+    if (!k)
+        return -1;
     int result = 1;
     for (int32_t i = 0; i < l->n && result == 1;) {
         int32_t j = i, net = 0;
-        while (j < l->n && k[j].lo == k[i].lo && k[j].hi == k[i].hi) net += k[j++].dir;
+        while (j < l->n && k[j].lo == k[i].lo && k[j].hi == k[i].hi)
+            net += k[j++].dir;
         if (net != 0) {
             if (keep_all) {
                 for (int32_t m = i; m < j && result == 1; ++m)
-                    if (!push_edge(out, l->e[k[m].order].a, l->e[k[m].order].b)) result = -1;
+                    if (!push_edge(out, l->e[k[m].order].a, l->e[k[m].order].b))
+                        result = -1;
             } else if (net > 1 || net < -1) {
                 result = 0;
             } else if (!push_edge(out, net > 0 ? k[i].lo : k[i].hi, net > 0 ? k[i].hi : k[i].lo)) {
@@ -425,7 +461,8 @@ static int cmp_int32(const void *pa, const void *pb) {
 /* Step 3: open edges split at the open vertices lying on them. */
 static bool split_open_edges(const float *xy, const edge_list *open, double eps, edge_list *out) {
     int32_t *cand = malloc(sizeof *cand * (size_t)(2 * open->n + 1));
-    if (!cand) return false;
+    if (!cand)
+        return false;
     double total_len = 0;
     for (int32_t i = 0; i < open->n; ++i) {
         cand[2 * i] = open->e[i].a;
@@ -435,10 +472,13 @@ static bool split_open_edges(const float *xy, const edge_list *open, double eps,
     qsort(cand, (size_t)(2 * open->n), sizeof *cand, cmp_int32);
     int32_t ncand = 0;
     for (int32_t i = 0; i < 2 * open->n; ++i)
-        if (ncand == 0 || cand[ncand - 1] != cand[i]) cand[ncand++] = cand[i];
+        if (ncand == 0 || cand[ncand - 1] != cand[i])
+            cand[ncand++] = cand[i];
     double cs = open->n > 0 ? total_len / open->n : 1.0;
-    if (cs < eps) cs = eps;
-    if (!(cs > 0)) cs = 1.0;
+    if (cs < eps)
+        cs = eps;
+    if (!(cs > 0))
+        cs = 1.0;
     point_grid g;
     split_point *sp = malloc(sizeof *sp * (size_t)(ncand + 1));
     bool ok = sp && grid_build(&g, xy, cand, ncand, cs);
@@ -455,7 +495,8 @@ static bool split_open_edges(const float *xy, const edge_list *open, double eps,
 /* Step 4 and 5: loops from the boundary edges (sorted by start vertex). */
 static bool chain_loops(const float *xy, int32_t nverts, edge_list *bnd, double eps, rvo_outline *o) {
     qsort(bnd->e, (size_t)bnd->n, sizeof *bnd->e, cmp_edge);
-    int32_t *first = calloc((size_t)nverts + 1, sizeof *first); /* out-edges of v: first[v] .. first[v + 1] - 1 */
+    int32_t *first =
+        calloc((size_t)nverts + 1, sizeof *first); /* out-edges of v: first[v] .. first[v + 1] - 1 */
     uint8_t *used = calloc((size_t)bnd->n + 1, 1);
     float *pts = malloc(sizeof *pts * (size_t)(2 * bnd->n + 2));
     o->xy = malloc(sizeof *o->xy * (size_t)(2 * bnd->n + 2));
@@ -463,12 +504,15 @@ static bool chain_loops(const float *xy, int32_t nverts, edge_list *bnd, double 
     o->hole = malloc((size_t)bnd->n + 1);
     bool ok = first && used && pts && o->xy && o->start && o->hole;
     if (ok) {
-        for (int32_t i = 0; i < bnd->n; ++i) first[bnd->e[i].a + 1]++;
-        for (int32_t v = 0; v < nverts; ++v) first[v + 1] += first[v];
+        for (int32_t i = 0; i < bnd->n; ++i)
+            first[bnd->e[i].a + 1]++;
+        for (int32_t v = 0; v < nverts; ++v)
+            first[v + 1] += first[v];
         int32_t total = 0;
         o->start[0] = 0;
         for (int32_t s = 0; s < bnd->n; ++s) {
-            if (used[s]) continue;
+            if (used[s])
+                continue;
             int32_t n = 0, e = s;
             bool closed = false;
             while (n <= bnd->n) {
@@ -477,13 +521,16 @@ static bool chain_loops(const float *xy, int32_t nverts, edge_list *bnd, double 
                 pts[2 * n] = xy[2 * from];
                 pts[2 * n + 1] = xy[2 * from + 1];
                 ++n;
-                const double bx = (double)xy[2 * from] - xy[2 * v], by = (double)xy[2 * from + 1] - xy[2 * v + 1];
+                const double bx = (double)xy[2 * from] - xy[2 * v],
+                             by = (double)xy[2 * from + 1] - xy[2 * v + 1];
                 int32_t next = -1;
                 double best = 0;
                 for (int32_t c = first[v]; c < first[v + 1]; ++c) {
-                    if (used[c] && c != s) continue;
+                    if (used[c] && c != s)
+                        continue;
                     const int32_t w = bnd->e[c].b;
-                    const double ang = cw_angle(bx, by, (double)xy[2 * w] - xy[2 * v], (double)xy[2 * w + 1] - xy[2 * v + 1]);
+                    const double ang = cw_angle(bx, by, (double)xy[2 * w] - xy[2 * v],
+                                                (double)xy[2 * w + 1] - xy[2 * v + 1]);
                     if (next < 0 || ang < best) {
                         next = c;
                         best = ang;
@@ -493,14 +540,18 @@ static bool chain_loops(const float *xy, int32_t nverts, edge_list *bnd, double 
                     closed = true;
                     break;
                 }
-                if (next < 0) break; /* cannot happen with balanced counts; drop the chain */
+                if (next < 0)
+                    break; /* cannot happen with balanced counts; drop the chain */
                 e = next;
             }
-            if (!closed) continue;
+            if (!closed)
+                continue;
             n = drop_collinear(pts, n, eps);
-            if (n < 3) continue;
+            if (n < 3)
+                continue;
             const double area2 = loop_area2(pts, n);
-            if (area2 == 0) continue;
+            if (area2 == 0)
+                continue;
             /* Reversed: walkable area on the right, as obstacles want it. */
             for (int32_t i = 0; i < n; ++i) {
                 o->xy[2 * (total + i)] = pts[2 * (n - 1 - i)];
@@ -524,30 +575,36 @@ rvo_outline *rvo_outline_build(const float *xy, int32_t nverts, const int32_t *p
         err->arg = 0;
         err->message[0] = '\0';
     }
-    if (!check_input(xy, nverts, polys, npolys, verts_per_poly, epsilon, err)) return NULL;
+    if (!check_input(xy, nverts, polys, npolys, verts_per_poly, epsilon, err))
+        return NULL;
     const double eps = epsilon;
     int32_t *rep = malloc(sizeof *rep * (size_t)nverts);
     edge_list faces = {0}, open = {0}, split = {0}, bnd = {0};
     rvo_outline *o = calloc(1, sizeof *o);
     rvo_status st = RVO_ERR_OUT_OF_MEMORY;
     const char *why = "out of memory";
-    if (!rep || !o || !merge_vertices(xy, nverts, eps, rep)) goto fail;
+    if (!rep || !o || !merge_vertices(xy, nverts, eps, rep))
+        goto fail;
     const int32_t nfaces = face_edges(xy, polys, npolys, verts_per_poly, rep, &faces);
-    if (nfaces < 0) goto fail;
+    if (nfaces < 0)
+        goto fail;
     if (nfaces == 0) {
         st = RVO_ERR_DEGENERATE;
         why = "no polygon has an area";
         goto fail;
     }
-    if (net_edges(&faces, true, &open) < 0 || !split_open_edges(xy, &open, eps, &split)) goto fail;
+    if (net_edges(&faces, true, &open) < 0 || !split_open_edges(xy, &open, eps, &split))
+        goto fail;
     const int r = net_edges(&split, false, &bnd);
-    if (r < 0) goto fail;
+    if (r < 0)
+        goto fail;
     if (r == 0) {
         st = RVO_ERR_DEGENERATE;
         why = "polygons overlap (an edge is covered twice from the same side)";
         goto fail;
     }
-    if (!chain_loops(xy, nverts, &bnd, eps, o)) goto fail;
+    if (!chain_loops(xy, nverts, &bnd, eps, o))
+        goto fail;
     if (o->nloops == 0) {
         st = RVO_ERR_DEGENERATE;
         why = "the outline has no loop with an area";
@@ -571,7 +628,8 @@ fail:
 }
 
 void rvo_outline_destroy(rvo_outline *o) {
-    if (!o) return;
+    if (!o)
+        return;
     free(o->xy);
     free(o->start);
     free(o->hole);
@@ -582,14 +640,17 @@ int32_t rvo_outline_loop_count(const rvo_outline *o) { return o ? o->nloops : 0;
 
 const float *rvo_outline_loop(const rvo_outline *o, int32_t i, int32_t *n) {
     if (!o || i < 0 || i >= o->nloops) {
-        if (n) *n = 0;
+        if (n)
+            *n = 0;
         return NULL;
     }
-    if (n) *n = o->start[i + 1] - o->start[i];
+    if (n)
+        *n = o->start[i + 1] - o->start[i];
     return &o->xy[2 * o->start[i]];
 }
 
 int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i) {
-    if (!o || i < 0 || i >= o->nloops) return -1;
+    if (!o || i < 0 || i >= o->nloops)
+        return -1;
     return o->hole[i];
 }

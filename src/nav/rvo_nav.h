@@ -81,7 +81,8 @@ RVO_API int rvo_nav_nearest(const rvo_navmesh *m, const float p[3], const float 
  * negative rvo_status, RVO_ERR_INVALID_ARGUMENT for non-finite points (arg
  * 1, 2), bad extents (3) or bad xyz/cap (4, 5). Arguments count after m. */
 RVO_API int32_t rvo_nav_find_path(const rvo_navmesh *m, const float start[3], const float end[3],
-                                  const float half_extents[3], float *xyz, int32_t cap, int *partial, rvo_error *err);
+                                  const float half_extents[3], float *xyz, int32_t cap, int *partial,
+                                  rvo_error *err);
 
 #ifdef __cplusplus
 }

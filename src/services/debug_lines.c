@@ -8,15 +8,22 @@
 
 int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
                                    int32_t *num_obstacle) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
-    if (i < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
-    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "dt must be finite");
-    if (dt < 0) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "dt must be >= 0");
-    if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "bad output buffer");
-    if (dt == 0) dt = w->time_step;
+    if (i < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
+    if (!isfinite(dt))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "dt must be finite");
+    if (dt < 0)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "dt must be >= 0");
+    if (cap < 0 || (cap > 0 && !out))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "bad output buffer");
+    if (dt == 0)
+        dt = w->time_step;
     /* The first worker's scratch, as the queries use it: never during a solve. */
-    if (!rvo__prepare(w) || !rvo__update_shares(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__prepare(w) || !rvo__update_shares(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     scratch *s = &w->scratch[0];
     int32_t nobst = 0;
     const int32_t n = rvo__orca_lines(w, i, dt, s, &nobst);
@@ -26,7 +33,8 @@ int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, floa
         out[4 * k + 2] = s->lines[k].direction.x;
         out[4 * k + 3] = s->lines[k].direction.y;
     }
-    if (num_obstacle) *num_obstacle = nobst;
+    if (num_obstacle)
+        *num_obstacle = nobst;
     rvo__ok(w);
     return n;
 }

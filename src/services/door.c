@@ -20,7 +20,8 @@
 #include <stdio.h>
 
 static void set_error(rvo_error *err, rvo_status st, int arg, const char *fmt, ...) {
-    if (!err) return;
+    if (!err)
+        return;
     err->status = st;
     err->arg = arg;
     va_list ap;
@@ -59,13 +60,15 @@ static agent_place place_of(const rvo_door *d, const door_frame *f, rvo_vec2 p, 
     agent_place a = {false, 1.0f, 0.0f, 0.0f, 0.0f};
     const rvo_vec2 N = v2(f->u.y, -f->u.x);
     const float st = v2_dot(v2_sub(g, f->c), N), sp = v2_dot(v2_sub(p, f->c), N);
-    if (!(fabsf(st) > f->half_t)) return a; /* target inside the doorway: nothing to steer */
+    if (!(fabsf(st) > f->half_t))
+        return a; /* target inside the doorway: nothing to steer */
     a.dir = st > 0.0f ? 1.0f : -1.0f;
     a.s = a.dir * sp;
     a.s_to = a.dir * st;
     /* the walker's right, t = (n.y, -n.x) with n = dir * N, is -dir * u */
     a.lat = v2_dot(v2_sub(p, f->c), v2_scale(-a.dir, f->u));
-    if (!(a.s < f->half_t + d->depth && a.s >= -(f->half_t + d->reach))) return a;
+    if (!(a.s < f->half_t + d->depth && a.s >= -(f->half_t + d->reach)))
+        return a;
     if (a.s < -f->half_t) {
         /* before the wall: its way to the target crosses the wall's centre
          * line within depth of the opening (not at another door) */
@@ -126,14 +129,16 @@ static bool check(const rvo_door *d, int32_t n, const float *pos, const float *r
         return false;
     }
     if (!(d->thickness >= 0.0f) || !(d->depth > 0.0f) || !(d->widen >= 0.0f) || !(d->reach > 0.0f)) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "door needs thickness >= 0, depth > 0, widen >= 0, reach > 0");
+        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1,
+                  "door needs thickness >= 0, depth > 0, widen >= 0, reach > 0");
         return false;
     }
     if (n < 0) {
         set_error(err, RVO_ERR_INVALID_ARGUMENT, 2, "agent count must be >= 0");
         return false;
     }
-    if (n == 0) return true;
+    if (n == 0)
+        return true;
     const float *arrays[4] = {pos, radius, target, out};
     for (int k = 0; k < 4; ++k)
         if (!arrays[k]) {
@@ -143,7 +148,8 @@ static bool check(const rvo_door *d, int32_t n, const float *pos, const float *r
     for (int32_t i = 0; i < n; ++i) {
         if (!isfinite(pos[2 * i]) || !isfinite(pos[2 * i + 1]) || fabsf(pos[2 * i]) > 1e9f ||
             fabsf(pos[2 * i + 1]) > 1e9f) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "position %d must be finite (|c| <= 1e9)", (int)i + 1);
+            set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "position %d must be finite (|c| <= 1e9)",
+                      (int)i + 1);
             return false;
         }
         if (!isfinite(radius[i]) || !(radius[i] > 0.0f)) {
@@ -159,14 +165,15 @@ static bool check(const rvo_door *d, int32_t n, const float *pos, const float *r
     return true;
 }
 
-int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const float *radius, const float *target,
-                       float *out, rvo_error *err) {
+int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const float *radius,
+                       const float *target, float *out, rvo_error *err) {
     if (err) {
         err->status = RVO_OK;
         err->arg = 0;
         err->message[0] = '\0';
     }
-    if (!check(d, n, pos, radius, target, out, err)) return RVO_ERR_INVALID_ARGUMENT;
+    if (!check(d, n, pos, radius, target, out, err))
+        return RVO_ERR_INVALID_ARGUMENT;
     door_frame f;
     const rvo_vec2 ab = v2_sub(d->b, d->a);
     f.c = v2_scale(0.5f, v2_add(d->a, d->b));
@@ -179,10 +186,13 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
     float tail[2] = {INFINITY, INFINITY};
     bool flow[2] = {false, false};
     for (int32_t i = 0; i < n; ++i) {
-        const agent_place a = place_of(d, &f, v2(pos[2 * i], pos[2 * i + 1]), v2(target[2 * i], target[2 * i + 1]));
+        const agent_place a =
+            place_of(d, &f, v2(pos[2 * i], pos[2 * i + 1]), v2(target[2 * i], target[2 * i + 1]));
         const int k = a.dir > 0.0f;
-        if (a.uses) flow[k] = true;
-        if (a.uses && a.s < -f.half_t && a.lat >= 0.0f && a.s < tail[k]) tail[k] = a.s;
+        if (a.uses)
+            flow[k] = true;
+        if (a.uses && a.s < -f.half_t && a.lat >= 0.0f && a.s < tail[k])
+            tail[k] = a.s;
     }
     /* lanes only while both flows use it: one flow alone has the whole door */
     const bool both = flow[0] && flow[1];
@@ -208,8 +218,10 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
                 rvo_vec2 left[4], right[4];
                 int np = 0;
                 for (int k = 0; k < 4; ++k) {
-                    if (!(s_k[k] > a.s + 1e-3f)) continue; /* behind it */
-                    if (!(s_k[k] < a.s_to)) break;        /* beyond its target */
+                    if (!(s_k[k] > a.s + 1e-3f))
+                        continue; /* behind it */
+                    if (!(s_k[k] < a.s_to))
+                        break; /* beyond its target */
                     const rvo_vec2 mid = v2_add(f.c, v2_scale(s_k[k], nn));
                     left[np] = v2_add(mid, v2_scale(lo, t));
                     right[np] = v2_add(mid, v2_scale(hi + w_k[k], t));
@@ -220,7 +232,8 @@ int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const flo
         }
         out[2 * i] = to.x;
         out[2 * i + 1] = to.y;
-        if (to.x != g.x || to.y != g.y) ++steered;
+        if (to.x != g.x || to.y != g.y)
+            ++steered;
     }
     return steered;
 }

@@ -8,36 +8,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
-    if (i < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
-    if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (i < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
+    if (cap < 0 || (cap > 0 && !out))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     neighbor *nb = w->scratch[0].agents;
     const int32_t n = rvo__agent_neighbors(w, i, nb);
-    for (int32_t k = 0; k < n && k < cap; ++k) out[k] = nb[k].id;
+    for (int32_t k = 0; k < n && k < cap; ++k)
+        out[k] = nb[k].id;
     rvo__ok(w);
     return n;
 }
 
 static int cmp_neighbor(const void *a, const void *b) {
     const neighbor *x = a, *y = b;
-    if (x->dist_sq != y->dist_sq) return x->dist_sq < y->dist_sq ? -1 : 1;
+    if (x->dist_sq != y->dist_sq)
+        return x->dist_sq < y->dist_sq ? -1 : 1;
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
 int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     char buf[64];
     const char *e;
-    if ((e = rvo__check_coord("x", x, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
-    if ((e = rvo__check_coord("y", y, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
+    if ((e = rvo__check_coord("x", x, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
+    if ((e = rvo__check_coord("y", y, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
     if (!isfinite(r) || r < 0 || r > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be within [0, 1e9]");
-    if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (cap < 0 || (cap > 0 && !out))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     const agent_grid *g = &w->grid;
     const rvo_vec2 p = v2(x, y);
     const float r_sq = r * r;
@@ -51,7 +61,8 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
                 const int32_t c = cy * g->nx + cx;
                 for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
                     const float d = v2_abs_sq(v2_sub(g->item_pos[t], p));
-                    if (!(d <= r_sq)) continue;
+                    if (!(d <= r_sq))
+                        continue;
                     if (n == s->agents_cap &&
                         !rvo__grow(w, (void **)&s->agents, &s->agents_cap, n + 1, sizeof *s->agents))
                         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
@@ -64,7 +75,8 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
         }
     }
     qsort(s->agents, (size_t)n, sizeof *s->agents, cmp_neighbor);
-    for (int32_t k = 0; k < n && k < cap; ++k) out[k] = s->agents[k].id;
+    for (int32_t k = 0; k < n && k < cap; ++k)
+        out[k] = s->agents[k].id;
     rvo__ok(w);
     return n;
 }
@@ -73,8 +85,8 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
 
 /* Squared distance between segments p1-q1 and p2-q2 (0 when they cross),
  * in double: the answer decides visibility and should not flicker. */
-static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, double p2x, double p2y, double q2x,
-                              double q2y) {
+static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, double p2x, double p2y,
+                              double q2x, double q2y) {
     const double d1x = q1x - p1x, d1y = q1y - p1y, d2x = q2x - p2x, d2y = q2y - p2y;
     const double rx = p1x - p2x, ry = p1y - p2y;
     /* proper crossing */
@@ -83,7 +95,8 @@ static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, do
         /* p1 + s d1 = p2 + t d2, solved with cross products */
         const double s = -(rx * d2y - ry * d2x) / den;
         const double t = -(rx * d1y - ry * d1x) / den;
-        if (s >= 0 && s <= 1 && t >= 0 && t <= 1) return 0;
+        if (s >= 0 && s <= 1 && t >= 0 && t <= 1)
+            return 0;
     }
     /* otherwise the closest pair involves an endpoint */
     double best = INFINITY;
@@ -96,7 +109,8 @@ static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, do
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         const double ex = ax + t * dx - pts[k][0], ey = ay + t * dy - pts[k][1];
         const double d = ex * ex + ey * ey;
-        if (d < best) best = d;
+        if (d < best)
+            best = d;
     }
     return best;
 }
@@ -109,15 +123,18 @@ typedef struct los_query {
 
 static void visit_los(void *ctx, int32_t e) {
     los_query *q = ctx;
-    if (q->blocked) return;
+    if (q->blocked)
+        return;
     const rvo_vec2 a = q->w->verts[e].point, b = q->w->verts[q->w->verts[e].next].point;
     const double d = seg_seg_dist_sq(q->x1, q->y1, q->x2, q->y2, a.x, a.y, b.x, b.y);
     /* touching at exactly the clearance counts as visible (RVO2 uses >=) */
-    if (q->clear_sq > 0 ? d < q->clear_sq : d == 0) q->blocked = true;
+    if (q->clear_sq > 0 ? d < q->clear_sq : d == 0)
+        q->blocked = true;
 }
 
 int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     char buf[64];
     const char *e;
     const float v[4] = {x1, y1, x2, y2};
@@ -127,7 +144,8 @@ int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, k + 1, "%s", e);
     if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "clearance must be within [0, 1e9]");
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     los_query q = {w, x1, y1, x2, y2, (double)clearance * clearance, false};
     const float x0 = (x1 < x2 ? x1 : x2) - clearance, xh = (x1 < x2 ? x2 : x1) + clearance;
     const float y0 = (y1 < y2 ? y1 : y2) - clearance, yh = (y1 < y2 ? y2 : y1) + clearance;
@@ -140,12 +158,15 @@ int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2
 
 /* Smallest t in [0, tmax] where o + t d (|d| = 1) is within r of c, with
  * o outside that disc; -1 when none. */
-static double ray_circle(double ox, double oy, double dx, double dy, double cx, double cy, double r, double tmax) {
+static double ray_circle(double ox, double oy, double dx, double dy, double cx, double cy, double r,
+                         double tmax) {
     const double fx = ox - cx, fy = oy - cy;
     const double b = fx * dx + fy * dy, c = fx * fx + fy * fy - r * r;
-    if (c <= 0) return -1; /* starts inside */
+    if (c <= 0)
+        return -1; /* starts inside */
     const double disc = b * b - c;
-    if (disc < 0) return -1;
+    if (disc < 0)
+        return -1;
     const double t = -b - sqrt(disc);
     return t >= 0 && t <= tmax ? t : -1;
 }
@@ -161,12 +182,14 @@ typedef struct ray_query {
 static void ray_take(ray_query *q, double t, double nx, double ny, rvo_agent_id agent, rvo_obstacle_id obst) {
     /* nearest wins; ties: obstacles before agents, then lower id */
     if (q->found) {
-        if (t > q->best) return;
+        if (t > q->best)
+            return;
         if (t == q->best) {
             const bool better = (obst && !q->hit->obstacle) ||
                                 (obst && q->hit->obstacle && obst < q->hit->obstacle) ||
                                 (!obst && !q->hit->obstacle && agent < q->hit->agent);
-            if (!better) return;
+            if (!better)
+                return;
         }
     }
     const double len = sqrt(nx * nx + ny * ny);
@@ -186,7 +209,8 @@ static void visit_ray_edge(void *ctx, int32_t e) {
     const rvo_obstacle_id oid = q->w->obst[v->obstacle].id;
     const double ax = a.x, ay = a.y, ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     const double len = sqrt(ex * ex + ey * ey);
-    if (!(len > 0)) return;
+    if (!(len > 0))
+        return;
     /* Already within the clearance at the start: hit at 0. */
     {
         double t = ((q->ox - ax) * ex + (q->oy - ay) * ey) / (len * len);
@@ -199,7 +223,8 @@ static void visit_ray_edge(void *ctx, int32_t e) {
     }
     /* The two sides of the capsule: the segment offset by the clearance. */
     double nx = -ey / len, ny = ex / len;
-    if (nx * (q->ox - ax) + ny * (q->oy - ay) < 0) nx = -nx, ny = -ny; /* side facing the start */
+    if (nx * (q->ox - ax) + ny * (q->oy - ay) < 0)
+        nx = -nx, ny = -ny; /* side facing the start */
     const double sx = ax + nx * q->clear, sy = ay + ny * q->clear;
     const double den = q->dx * ey - q->dy * ex;
     if (den != 0) {
@@ -207,13 +232,15 @@ static void visit_ray_edge(void *ctx, int32_t e) {
         const double rx = sx - q->ox, ry = sy - q->oy;
         const double t = (rx * ey - ry * ex) / den;
         const double u = (rx * q->dy - ry * q->dx) / den;
-        if (t >= 0 && t <= q->tmax && u >= 0 && u <= 1) ray_take(q, t, nx, ny, 0, oid);
+        if (t >= 0 && t <= q->tmax && u >= 0 && u <= 1)
+            ray_take(q, t, nx, ny, 0, oid);
     }
     /* The two round ends. */
     if (q->clear > 0) {
         const double ends[2][2] = {{ax, ay}, {(double)b.x, (double)b.y}};
         for (int k = 0; k < 2; ++k) {
-            const double t = ray_circle(q->ox, q->oy, q->dx, q->dy, ends[k][0], ends[k][1], q->clear, q->tmax);
+            const double t =
+                ray_circle(q->ox, q->oy, q->dx, q->dy, ends[k][0], ends[k][1], q->clear, q->tmax);
             if (t >= 0)
                 ray_take(q, t, q->ox + t * q->dx - ends[k][0], q->oy + t * q->dy - ends[k][1], 0, oid);
         }
@@ -230,7 +257,8 @@ static int32_t cell_clamp(double v, int32_t lo, int32_t hi) {
  * but `ignore`; otherwise they are all skipped (the caster's own disc). */
 static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
                     uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     char buf[64];
     const char *e;
     const float v[4] = {x, y, dx, dy};
@@ -239,19 +267,23 @@ static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float ma
         if ((e = rvo__check_coord(names[k], v[k], buf, sizeof buf)))
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, k + 1, "%s", e);
     const double dlen = sqrt((double)dx * dx + (double)dy * dy);
-    if (!(dlen > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "direction must not be zero");
+    if (!(dlen > 0))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "direction must not be zero");
     if (!isfinite(max_dist) || max_dist < 0 || max_dist > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be within [0, 1e9]");
     if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be within [0, 1e9]");
-    if (!hit) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
+    if (!hit)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
     if (point_blank && ignore && rvo__slot_lookup(&w->agent_slots, ignore) < 0)
         return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 8, "unknown or removed agent id");
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};
     memset(hit, 0, sizeof *hit);
     const double ex = x + q.dx * max_dist, ey = y + q.dy * max_dist;
-    const float pad = clearance + w->grid.max_radius + w->grid.slack; /* (slack: agents filed where they were) */
+    const float pad =
+        clearance + w->grid.max_radius + w->grid.slack; /* (slack: agents filed where they were) */
     const float bx0 = (float)(x < ex ? x : ex) - pad, bx1 = (float)(x < ex ? ex : x) + pad;
     const float by0 = (float)(y < ey ? y : ey) - pad, by1 = (float)(y < ey ? ey : y) + pad;
     rvo__edge_grid_visit(w, &w->scratch[0], bx0, by0, bx1, by1, visit_ray_edge, &q);
@@ -267,11 +299,13 @@ static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float ma
                 const int32_t c = cy * g->nx + cx;
                 for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
                     const int32_t j = g->items[t];
-                    if (!(w->prm[j].groups & mask)) continue;
+                    if (!(w->prm[j].groups & mask))
+                        continue;
                     const rvo_vec2 p = g->item_pos[t];
                     const double reach = (double)w->prm[j].radius + clearance;
                     if (point_blank) {
-                        if (w->ids[j] == ignore) continue;
+                        if (w->ids[j] == ignore)
+                            continue;
                         const double fx = q.ox - p.x, fy = q.oy - p.y;
                         if (fx * fx + fy * fy <= reach * reach) { /* touching at the start */
                             ray_take(&q, 0, fx, fy, w->ids[j], 0);
@@ -279,7 +313,8 @@ static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float ma
                         }
                     }
                     const double tt = ray_circle(q.ox, q.oy, q.dx, q.dy, p.x, p.y, reach, q.tmax);
-                    if (tt >= 0) ray_take(&q, tt, q.ox + tt * q.dx - p.x, q.oy + tt * q.dy - p.y, w->ids[j], 0);
+                    if (tt >= 0)
+                        ray_take(&q, tt, q.ox + tt * q.dx - p.x, q.oy + tt * q.dy - p.y, w->ids[j], 0);
                 }
             }
     }
@@ -292,7 +327,7 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
     return ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, false, 0, hit);
 }
 
-int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                            uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit) {
+int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist,
+                            float clearance, uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit) {
     return ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, true, ignore, hit);
 }

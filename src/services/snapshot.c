@@ -26,9 +26,10 @@ static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
 /* ---- CRC-32, four bits at a time -------------------------------------- */
 static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
-    static const uint32_t nibble[16] = {
-        0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u, 0x4DB26158u, 0x5005713Cu,
-        0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu, 0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+    static const uint32_t nibble[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu,
+                                        0x76DC4190u, 0x6B6B51F4u, 0x4DB26158u, 0x5005713Cu,
+                                        0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+                                        0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i) {
         c ^= p[i];
@@ -39,11 +40,13 @@ static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
 }
 
 static void put_le(uint8_t *p, uint64_t v, int bytes) {
-    for (int k = 0; k < bytes; ++k) p[k] = (uint8_t)(v >> (8 * k));
+    for (int k = 0; k < bytes; ++k)
+        p[k] = (uint8_t)(v >> (8 * k));
 }
 static uint64_t get_le(const uint8_t *p, int bytes) {
     uint64_t v = 0;
-    for (int k = 0; k < bytes; ++k) v |= (uint64_t)p[k] << (8 * k);
+    for (int k = 0; k < bytes; ++k)
+        v |= (uint64_t)p[k] << (8 * k);
     return v;
 }
 
@@ -63,7 +66,8 @@ typedef struct snap_io {
 static bool io_ok(const snap_io *s) { return s->status == RVO_OK; }
 
 RVO_PRINTF(3, 4) static void io_fail(snap_io *s, rvo_status st, const char *fmt, ...) {
-    if (!io_ok(s)) return;
+    if (!io_ok(s))
+        return;
     s->status = st;
     if (s->err && s->errlen > 0) {
         va_list ap;
@@ -75,7 +79,8 @@ RVO_PRINTF(3, 4) static void io_fail(snap_io *s, rvo_status st, const char *fmt,
 
 /* Moves n bytes of v between the stream and *v. */
 static uint64_t io_raw(snap_io *s, uint64_t v, int n) {
-    if (!io_ok(s)) return 0;
+    if (!io_ok(s))
+        return 0;
     if (s->reading) {
         if (s->size - s->pos < (size_t)n) {
             io_fail(s, RVO_ERR_INVALID_ARGUMENT, "snapshot is truncated");
@@ -109,14 +114,16 @@ static void io_vec2(snap_io *s, rvo_vec2 *v) {
 }
 static void io_bool(snap_io *s, bool *v) {
     const uint64_t b = io_raw(s, *v ? 1 : 0, 1);
-    if (b > 1) io_fail(s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (a flag is %u)", (unsigned)b);
+    if (b > 1)
+        io_fail(s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (a flag is %u)", (unsigned)b);
     *v = b == 1;
 }
 /* A count of items that take at least item_bytes each: checked against max
  * and against what is left, so corrupted counts cannot ask for huge memory. */
 static void io_count(snap_io *s, int32_t *n, int32_t max, size_t item_bytes, const char *what) {
     io_i32(s, n);
-    if (!io_ok(s) || !s->reading) return;
+    if (!io_ok(s) || !s->reading)
+        return;
     if (*n < 0 || *n > max || (size_t)*n > (s->size - s->pos) / item_bytes) {
         io_fail(s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%s count %ld)", what, (long)*n);
         *n = 0;
@@ -175,8 +182,10 @@ static void visit_agents(snap_io *s, rvo_world *w) {
     /* Loading adds n placeholder agents, so that every per-agent array
      * (including any added to agents.c later) is allocated and defaulted. */
     for (int32_t i = 0; s->reading && io_ok(s) && i < n; ++i)
-        if (!rvo_world_add_agent(w, 0.0f, 0.0f, NULL)) io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
-    for (int32_t i = 0; io_ok(s) && i < n; ++i) visit_agent(s, w, i);
+        if (!rvo_world_add_agent(w, 0.0f, 0.0f, NULL))
+            io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
+    for (int32_t i = 0; io_ok(s) && i < n; ++i)
+        visit_agent(s, w, i);
 }
 
 /* Points of an obstacle as rvo_world_add_obstacle took them: a polygon's
@@ -190,14 +199,16 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
     int32_t npts = s->reading ? 0 : saved_points(&w->obst[k]);
     io_bool(s, &closed);
     io_count(s, &npts, RVO_MAX_SLOTS, 8, "obstacle point");
-    if (!io_ok(s)) return;
+    if (!io_ok(s))
+        return;
     if (s->reading) {
         float *xy = rvo__realloc(w, NULL, 0, sizeof(float) * 2 * (size_t)(npts > 0 ? npts : 1));
         if (!xy) {
             io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
             return;
         }
-        for (int32_t p = 0; p < 2 * npts; ++p) io_f32(s, &xy[p]);
+        for (int32_t p = 0; p < 2 * npts; ++p)
+            io_f32(s, &xy[p]);
         if (io_ok(s) && !rvo_world_add_obstacle(w, xy, npts, closed)) {
             if (strcmp(rvo_world_last_error(w), "out of memory") == 0)
                 io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
@@ -206,7 +217,8 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
                         rvo_world_last_error(w));
         }
         rvo__realloc(w, xy, sizeof(float) * 2 * (size_t)(npts > 0 ? npts : 1), 0);
-        if (!io_ok(s)) return;
+        if (!io_ok(s))
+            return;
         /* as saved: nothing for add_obstacle to merge or reinterpret */
         if (w->obst_count != k + 1 || w->obst[k].closed != closed || saved_points(&w->obst[k]) != npts) {
             io_fail(s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (obstacle %ld)", (long)k + 1);
@@ -214,7 +226,8 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
         }
     } else {
         const obstacle *o = &w->obst[k];
-        for (int32_t p = 0; p < npts; ++p) io_vec2(s, &w->verts[o->first + p].point);
+        for (int32_t p = 0; p < npts; ++p)
+            io_vec2(s, &w->verts[o->first + p].point);
     }
     obstacle *o = &w->obst[k];
     io_u64(s, &o->id);
@@ -225,7 +238,8 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
 static void visit_obstacles(snap_io *s, rvo_world *w) {
     int32_t n = w->obst_count;
     io_count(s, &n, RVO_MAX_SLOTS, 32, "obstacle");
-    for (int32_t k = 0; io_ok(s) && k < n; ++k) visit_obstacle(s, w, k);
+    for (int32_t k = 0; io_ok(s) && k < n; ++k)
+        visit_obstacle(s, w, k);
 }
 
 /* An id pool: generations, dense indices and the free stack in its order,
@@ -233,7 +247,8 @@ static void visit_obstacles(snap_io *s, rvo_world *w) {
 static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
     int32_t used = t->used, nfree = t->nfree;
     io_count(s, &used, RVO_MAX_SLOTS, 8, "id slot");
-    if (!io_ok(s)) return;
+    if (!io_ok(s))
+        return;
     if (s->reading) {
         rvo__slot_free(&w->base, t);
         const int32_t cap = used > 0 ? used : 1;
@@ -258,9 +273,11 @@ static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
         io_i32(s, &t->index[k]);
     }
     io_count(s, &nfree, used, 4, "free slot");
-    if (!io_ok(s)) return;
+    if (!io_ok(s))
+        return;
     t->nfree = nfree;
-    for (int32_t k = 0; io_ok(s) && k < nfree; ++k) io_i32(s, &t->free[k]);
+    for (int32_t k = 0; io_ok(s) && k < nfree; ++k)
+        io_i32(s, &t->free[k]);
 }
 
 /* Everything else. The order is the format: append, never reorder. */
@@ -288,8 +305,8 @@ static bool finite_vec(rvo_vec2 v, float limit) {
 }
 
 /* The ids of a pool agree with the dense ids array and its free stack. */
-static const char *check_slots(rvo_world *w, const slot_table *t, const rvo_agent_id *dense_ids, int32_t count,
-                               const char *what, char *buf, size_t n) {
+static const char *check_slots(rvo_world *w, const slot_table *t, const rvo_agent_id *dense_ids,
+                               int32_t count, const char *what, char *buf, size_t n) {
     int32_t live = 0;
     for (int32_t k = 0; k < t->used; ++k) {
         if (t->gen[k] > RVO_MAX_GENERATION || t->index[k] < -1 || t->index[k] >= count) {
@@ -311,16 +328,20 @@ static const char *check_slots(rvo_world *w, const slot_table *t, const rvo_agen
     }
     /* The free stack: distinct dead slots; a dead slot not on it is retired. */
     uint8_t *seen = rvo__realloc(w, NULL, 0, (size_t)(t->used > 0 ? t->used : 1));
-    if (!seen) return "out of memory";
+    if (!seen)
+        return "out of memory";
     memset(seen, 0, (size_t)(t->used > 0 ? t->used : 1));
     const char *e = NULL;
     for (int32_t k = 0; k < t->nfree && !e; ++k) {
         const int32_t f = t->free[k];
-        if (f < 0 || f >= t->used || seen[f] || t->index[f] != -1) e = "free list";
-        else seen[f] = 1;
+        if (f < 0 || f >= t->used || seen[f] || t->index[f] != -1)
+            e = "free list";
+        else
+            seen[f] = 1;
     }
     for (int32_t k = 0; k < t->used && !e; ++k)
-        if (t->index[k] == -1 && !seen[k] && t->gen[k] != RVO_MAX_GENERATION) e = "free list";
+        if (t->index[k] == -1 && !seen[k] && t->gen[k] != RVO_MAX_GENERATION)
+            e = "free list";
     rvo__realloc(w, seen, (size_t)(t->used > 0 ? t->used : 1), 0);
     if (e) {
         snprintf(buf, n, "%s %s is corrupted", what, e);
@@ -332,11 +353,12 @@ static const char *check_slots(rvo_world *w, const slot_table *t, const rvo_agen
 static const char *validate(rvo_world *w, char *buf, size_t n) {
     if (w->solver != RVO_SOLVER_ORCA && w->solver != RVO_SOLVER_UE && w->solver != RVO_SOLVER_RVO)
         return "unknown solver";
-    if (w->sampling_set && (w->sampling_samples < 1 || w->sampling_samples > 4096 ||
-                            !isfinite(w->sampling_weight) || w->sampling_weight < 0 ||
-                            w->sampling_weight > RVO_MAX_COORD))
+    if (w->sampling_set &&
+        (w->sampling_samples < 1 || w->sampling_samples > 4096 || !isfinite(w->sampling_weight) ||
+         w->sampling_weight < 0 || w->sampling_weight > RVO_MAX_COORD))
         return "bad sampling settings";
-    if (w->solved && !w->ever_solved) return "bad phase";
+    if (w->solved && !w->ever_solved)
+        return "bad phase";
     if (!(w->stall_progress >= 0 && w->stall_progress <= 1) || !(w->stall_min_time >= 0) ||
         !(w->stall_min_time <= RVO_MAX_COORD))
         return "bad stall threshold";
@@ -353,7 +375,8 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
                  (e = rvo__param_check(RVO_PARAM_TIME_HORIZON, a->time_horizon)) ||
                  (e = rvo__param_check(RVO_PARAM_TIME_HORIZON_OBST, a->time_horizon_obst)) ||
                  (e = rvo__param_check(RVO_PARAM_WEIGHT, a->weight)) ||
-                 (e = rvo__param_check(RVO_PARAM_Z, a->z)) || (e = rvo__param_check(RVO_PARAM_HEIGHT, a->height)))
+                 (e = rvo__param_check(RVO_PARAM_Z, a->z)) ||
+                 (e = rvo__param_check(RVO_PARAM_HEIGHT, a->height)))
             ;
         else if (a->locked != 0 && a->locked != 1)
             e = "bad lock flag";
@@ -365,18 +388,23 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
         }
     }
     const char *e = check_slots(w, &w->agent_slots, w->ids, w->count, "agent", buf, n);
-    if (e) return e;
+    if (e)
+        return e;
     for (int32_t k = 0; k < w->obst_count; ++k) {
         const obstacle *o = &w->obst[k];
-        if (isnan(o->zmin) || o->zmin == INFINITY || isnan(o->zmax) || o->zmax == -INFINITY || o->zmin > o->zmax) {
+        if (isnan(o->zmin) || o->zmin == INFINITY || isnan(o->zmax) || o->zmax == -INFINITY ||
+            o->zmin > o->zmax) {
             snprintf(buf, n, "obstacle %ld: bad z range", (long)k + 1);
             return buf;
         }
     }
     /* obstacle ids live in obstacle structs: gather them for the check */
-    rvo_obstacle_id *oids = rvo__realloc(w, NULL, 0, sizeof *oids * (size_t)(w->obst_count > 0 ? w->obst_count : 1));
-    if (!oids) return "out of memory";
-    for (int32_t k = 0; k < w->obst_count; ++k) oids[k] = w->obst[k].id;
+    rvo_obstacle_id *oids =
+        rvo__realloc(w, NULL, 0, sizeof *oids * (size_t)(w->obst_count > 0 ? w->obst_count : 1));
+    if (!oids)
+        return "out of memory";
+    for (int32_t k = 0; k < w->obst_count; ++k)
+        oids[k] = w->obst[k].id;
     e = check_slots(w, &w->obst_slots, oids, w->obst_count, "obstacle", buf, n);
     rvo__realloc(w, oids, sizeof *oids * (size_t)(w->obst_count > 0 ? w->obst_count : 1), 0);
     return e;
@@ -408,10 +436,12 @@ static size_t write_payload(const rvo_world *cw, uint8_t *out) {
 }
 
 size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap) {
-    if (!w) return 0;
+    if (!w)
+        return 0;
     const size_t payload = write_payload(w, NULL);
     const size_t total = SNAP_HEADER + payload;
-    if (!buf || cap < total) return total;
+    if (!buf || cap < total)
+        return total;
     uint8_t *p = buf;
     write_payload(w, p + SNAP_HEADER);
     memcpy(p, snap_magic, 8);
@@ -421,14 +451,15 @@ size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap) {
     return total;
 }
 
-rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out, char *err,
-                          size_t errlen) {
+rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
+                          char *err, size_t errlen) {
     snap_io s;
     memset(&s, 0, sizeof s);
     s.reading = true;
     s.err = err;
     s.errlen = errlen;
-    if (err && errlen > 0) err[0] = 0;
+    if (err && errlen > 0)
+        err[0] = 0;
     if (!out) {
         io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "out is NULL");
         return s.status;
@@ -449,8 +480,9 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     }
     s.version = (uint32_t)get_le(p + 8, 4);
     if (s.version < 1 || s.version > SNAP_VERSION) {
-        io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot version %lu is not supported (this build reads 1..%u)",
-                (unsigned long)s.version, SNAP_VERSION);
+        io_fail(&s, RVO_ERR_INVALID_ARGUMENT,
+                "snapshot version %lu is not supported (this build reads 1..%u)", (unsigned long)s.version,
+                SNAP_VERSION);
         return s.status;
     }
     const uint64_t payload = get_le(p + 16, 8);
@@ -473,8 +505,10 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     rvo_world_def d = host ? *host : rvo_default_world_def();
     d.cookie = RVO_WORLD_COOKIE;
     visit_settings(&s, &d);
-    if (!io_ok(&s)) return s.status;
-    if (host && host->enqueue_task) d.threads = host->threads; /* the host's worker count */
+    if (!io_ok(&s))
+        return s.status;
+    if (host && host->enqueue_task)
+        d.threads = host->threads; /* the host's worker count */
     const char *e = rvo_world_def_check(&d);
     if (e) {
         io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%s)", e);
@@ -486,8 +520,9 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
         return s.status;
     }
     visit_state(&s, w);
-    if (io_ok(&s) && s.pos != s.size) io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%lu bytes left over)",
-                                              (unsigned long)(s.size - s.pos));
+    if (io_ok(&s) && s.pos != s.size)
+        io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%lu bytes left over)",
+                (unsigned long)(s.size - s.pos));
     if (io_ok(&s)) {
         char buf[128];
         e = validate(w, buf, sizeof buf);
@@ -501,7 +536,8 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
         return s.status;
     }
     w->n_filtering = 0;
-    for (int32_t i = 0; i < w->count; ++i) w->n_filtering += filters_pairs(&w->prm[i]);
+    for (int32_t i = 0; i < w->count; ++i)
+        w->n_filtering += filters_pairs(&w->prm[i]);
     w->grid.valid = false;
     w->egrid.valid = false;
     rvo__ok(w);

@@ -15,12 +15,16 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) /* (a row's cells are one span of items) */
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
-            if (k == i) continue;
+            if (k == i)
+                continue;
             const agent_params *other = &w->prm[k];
             const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
-            if (!(v2_abs_sq(v2_sub(w->pos[k], p)) < touch * touch)) continue;
-            if (!(me->mask & other->groups)) continue;
-            if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) continue;
+            if (!(v2_abs_sq(v2_sub(w->pos[k], p)) < touch * touch))
+                continue;
+            if (!(me->mask & other->groups))
+                continue;
+            if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+                continue;
             ++*all;
             *idle += rvo__idle(w->pref[k], other);
         }
@@ -36,14 +40,16 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
  * one. */
 bool rvo__update_shares(rvo_world *w) {
     const int32_t n = w->count;
-    if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven)) return false;
+    if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven))
+        return false;
     const bool gives = w->strict_overlap && !w->rvo2_compat;
     const float weight = n > 0 ? w->prm[0].weight : 0.0f;
     const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
     const agent_params *prm = w->prm;
     if (!gives && w->n_filtering == 0) { /* usually no flag at all: look before writing them */
         int32_t i = 0;
-        while (i < n && !prm[i].locked && prm[i].weight == weight) ++i;
+        while (i < n && !prm[i].locked && prm[i].weight == weight)
+            ++i;
         if (i == n) {
             w->n_uneven = 0;
             w->equal_shares = true;
@@ -70,11 +76,13 @@ bool rvo__update_shares(rvo_world *w) {
     /* hemmed in: only agents the rules can ask to give way (the rest of
      * the world pays nothing) */
     for (int32_t i = 0; yielders > 0 && i < n; ++i) {
-        if (!(uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED))) continue;
+        if (!(uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)))
+            continue;
         --yielders;
         int32_t all, idle;
         count_contacts(w, i, &all, &idle);
-        uneven[i] |= (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
+        uneven[i] |=
+            (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
     }
     w->n_uneven = count;
     w->equal_shares = count == 0;

@@ -31,8 +31,10 @@
  * me avoids: 1 if other is locked or does not avoid me, otherwise
  * w_me / (w_me + w_other), 0.5 for equal weights (both 0 included). */
 static inline float rvo__share(const agent_params *me, const agent_params *other) {
-    if (other->locked || !(other->mask & me->groups)) return 1.0f;
-    if (me->weight == other->weight) return 0.5f;
+    if (other->locked || !(other->mask & me->groups))
+        return 1.0f;
+    if (me->weight == other->weight)
+        return 0.5f;
     return me->weight / (me->weight + other->weight);
 }
 
@@ -60,7 +62,7 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * radius sum, an agent it avoids, on its floor. */
 #define RVO_UNEVEN_HEMMED_IDLE 16u /* touches an idle agent, or two agents */
 #define RVO_UNEVEN_HEMMED 32u      /* touches three agents or more */
-#ifndef RVO_CONTACT_MARGIN /* -D to tune */
+#ifndef RVO_CONTACT_MARGIN         /* -D to tune */
 #define RVO_CONTACT_MARGIN 1.1f
 #endif
 
@@ -83,13 +85,16 @@ static inline bool rvo__stalled(float s, float t) { return (s > 0.0f) & (s >= t)
  * answer comes from the idle rule (one of the two is idle). */
 static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j, bool *idle_rule) {
     const agent_params *a = &w->prm[i], *b = &w->prm[j];
-    if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups)) return 0;
-    if (!(a->weight > 0.0f && b->weight > 0.0f)) return 0;
+    if (a->locked || b->locked || !(a->mask & b->groups) || !(b->mask & a->groups))
+        return 0;
+    if (!(a->weight > 0.0f && b->weight > 0.0f))
+        return 0;
     const rvo_vec2 pa = w->pref[i], pb = w->pref[j];
     const bool idle_a = rvo__idle(pa, a), idle_b = rvo__idle(pb, b);
     *idle_rule = idle_a != idle_b;
     if (idle_a != idle_b) {
-        if (idle_a) return a->weight >= b->weight ? 1 : 0;
+        if (idle_a)
+            return a->weight >= b->weight ? 1 : 0;
         return b->weight >= a->weight ? -1 : 0;
     }
     const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
@@ -99,19 +104,24 @@ static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j, bool
         /* not opposite ways: only two stalled agents that each want to go
          * where the other stands (a symmetric jam: a ring of agents
          * swapping sides, a four-way cross), not a queue */
-        if (!stalled_a || !rvo__stalled(w->stall[j], t)) return 0;
+        if (!stalled_a || !rvo__stalled(w->stall[j], t))
+            return 0;
         const rvo_vec2 rel = v2_sub(w->pos[j], w->pos[i]);
-        if (!(v2_dot(pa, rel) > 0.0f && v2_dot(pb, rel) < 0.0f)) return 0;
+        if (!(v2_dot(pa, rel) > 0.0f && v2_dot(pb, rel) < 0.0f))
+            return 0;
     }
     const float sb = w->stall[j];
     const bool stalled_b = rvo__stalled(sb, t);
     if (stalled_a != stalled_b) {
-        if (stalled_b && sb >= t_long) return a->weight >= b->weight ? 1 : 0;
-        if (stalled_a && sa >= t_long) return b->weight >= a->weight ? -1 : 0;
+        if (stalled_b && sb >= t_long)
+            return a->weight >= b->weight ? 1 : 0;
+        if (stalled_a && sa >= t_long)
+            return b->weight >= a->weight ? -1 : 0;
         return 0;
     }
     if (stalled_a) {
-        if (a->weight != b->weight) return a->weight > b->weight ? 1 : -1;
+        if (a->weight != b->weight)
+            return a->weight > b->weight ? 1 : -1;
         const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
         const rvo_agent_id hi = w->ids[i] < w->ids[j] ? w->ids[j] : w->ids[i];
         uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull);
@@ -154,17 +164,20 @@ static inline bool rvo__hemmed(const rvo_world *w, int32_t y, bool idle_rule) {
  * same for both calls of a pair; it matters only between two weights above
  * 0, where rvo__share alone already decides whether a pair moves). */
 static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
-    if (!w->strict_overlap || w->rvo2_compat) return 0;
+    if (!w->strict_overlap || w->rvo2_compat)
+        return 0;
     bool idle_rule = false;
     const int g = gives_way_rules(w, i, j, &idle_rule);
-    if (g == 0) return 0;
+    if (g == 0)
+        return 0;
     return rvo__hemmed(w, g > 0 ? i : j, idle_rule) ? 0 : g;
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict
  * overlap: all of it when it gives way, none when the other does. */
 static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {
-    if (w->equal_shares) return 0.5f;
+    if (w->equal_shares)
+        return 0.5f;
     const int gives = rvo__gives_way(w, ai, bi);
     RVO_ASSERT(gives == -rvo__gives_way(w, bi, ai)); /* symmetric */
     return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
@@ -176,17 +189,25 @@ static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) 
  * hemmed in; else, of two stalled ones (rare) rvo__gives_way decides; of
  * one stalled that wants the opposite way, a long-stalled one gets way
  * unless the other is hemmed in; else neither gives way. */
-static inline float rvo__line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua, unsigned ub) {
-    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f)) return rvo__line_share(w, ai, bi);
+static inline float rvo__line_share_flags(const rvo_world *w, int32_t ai, int32_t bi, unsigned ua,
+                                          unsigned ub) {
+    if ((ua | ub) & RVO_UNEVEN_PARAMS || !(w->prm[ai].weight > 0.0f))
+        return rvo__line_share(w, ai, bi);
     if ((ua ^ ub) & RVO_UNEVEN_IDLE) {
-        if ((ua & RVO_UNEVEN_IDLE ? ua : ub) & RVO_UNEVEN_HEMMED_IDLE) return 0.5f;
+        if ((ua & RVO_UNEVEN_IDLE ? ua : ub) & RVO_UNEVEN_HEMMED_IDLE)
+            return 0.5f;
         return ua & RVO_UNEVEN_IDLE ? 1.0f : 0.0f;
     }
-    if (!((ua | ub) & RVO_UNEVEN_STALLED)) return 0.5f;
-    if (ua & ub & RVO_UNEVEN_STALLED) return rvo__line_share(w, ai, bi); /* (also when not opposite: a ring jam) */
-    if (!(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f)) return 0.5f;
-    if (ub & RVO_UNEVEN_LONG) return ua & RVO_UNEVEN_HEMMED ? 0.5f : 1.0f; /* (b is the stalled one) */
-    if (ua & RVO_UNEVEN_LONG) return ub & RVO_UNEVEN_HEMMED ? 0.5f : 0.0f;
+    if (!((ua | ub) & RVO_UNEVEN_STALLED))
+        return 0.5f;
+    if (ua & ub & RVO_UNEVEN_STALLED)
+        return rvo__line_share(w, ai, bi); /* (also when not opposite: a ring jam) */
+    if (!(v2_dot(w->pref[ai], w->pref[bi]) < 0.0f))
+        return 0.5f;
+    if (ub & RVO_UNEVEN_LONG)
+        return ua & RVO_UNEVEN_HEMMED ? 0.5f : 1.0f; /* (b is the stalled one) */
+    if (ua & RVO_UNEVEN_LONG)
+        return ub & RVO_UNEVEN_HEMMED ? 0.5f : 0.0f;
     return 0.5f;
 }
 

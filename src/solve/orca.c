@@ -4,14 +4,15 @@
 #include "index/grid.h"
 #include "solve/give_way.h"
 
-
 /* RVO2's leftOf: > 0 when c is left of the line a->b. */
 static float left_of(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) { return v2_det(v2_sub(a, c), v2_sub(b, a)); }
 
 static float dist_sq_point_segment(rvo_vec2 a, rvo_vec2 b, rvo_vec2 c) {
     const float r = v2_dot(v2_sub(c, a), v2_sub(b, a)) / v2_abs_sq(v2_sub(b, a));
-    if (r < 0.0f) return v2_abs_sq(v2_sub(c, a));
-    if (r > 1.0f) return v2_abs_sq(v2_sub(c, b));
+    if (r < 0.0f)
+        return v2_abs_sq(v2_sub(c, a));
+    if (r > 1.0f)
+        return v2_abs_sq(v2_sub(c, b));
     return v2_abs_sq(v2_sub(c, v2_add(a, v2_scale(r, v2_sub(b, a)))));
 }
 
@@ -31,11 +32,14 @@ static void visit_edge(void *ctx, int32_t e) {
     const obst_vertex *v1 = &q->w->verts[e], *v2p = &q->w->verts[v1->next];
     const obstacle *ob = &q->w->obst[v1->obstacle];
     const float m = q->w->height_margin;
-    if (!(q->z <= ob->zmax + m && ob->zmin <= q->z + q->height + m)) return; /* other floor */
+    if (!(q->z <= ob->zmax + m && ob->zmin <= q->z + q->height + m))
+        return; /* other floor */
     /* Only edges that face the agent (agent on their right, i.e. outside). */
-    if (!(left_of(v1->point, v2p->point, q->p) < 0.0f)) return;
+    if (!(left_of(v1->point, v2p->point, q->p) < 0.0f))
+        return;
     const float d = dist_sq_point_segment(v1->point, v2p->point, q->p);
-    if (!(d < q->range_sq)) return;
+    if (!(d < q->range_sq))
+        return;
     int32_t j = q->n++;
     while (j > 0 && (d < q->out[j - 1].dist_sq || (d == q->out[j - 1].dist_sq && e < q->out[j - 1].index))) {
         q->out[j] = q->out[j - 1];
@@ -49,7 +53,8 @@ static void visit_edge(void *ctx, int32_t e) {
 /* Edges within time_horizon_obst * max_speed + radius, nearest first. */
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
     const agent_params *a = &w->prm[i];
-    obst_query q = {w, w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
+    obst_query q = {
+        w, w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
     const float r = sqrtf(q.range_sq);
     rvo__edge_grid_visit(w, s, q.p.x - r, q.p.y - r, q.p.x + r, q.p.y + r, visit_edge, &q);
     return q.n;
@@ -79,7 +84,8 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
     const orca_line *L = &lines[line_no];
     const float dot = v2_dot(L->point, L->direction);
     const float discriminant = sqrf(dot) + sqrf(radius) - v2_abs_sq(L->point);
-    if (discriminant < 0.0f) return false; /* max speed circle fully invalidates the line */
+    if (discriminant < 0.0f)
+        return false; /* max speed circle fully invalidates the line */
     const float sqrt_disc = sqrtf(discriminant);
     float t_left = -dot - sqrt_disc;
     float t_right = -dot + sqrt_disc;
@@ -87,7 +93,8 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
         const float denominator = v2_det(L->direction, lines[i].direction);
         const float numerator = v2_det(lines[i].direction, v2_sub(L->point, lines[i].point));
         if (fabsf(denominator) <= RVO_EPSILON) { /* (almost) parallel lines */
-            if (numerator < 0.0f) return false;
+            if (numerator < 0.0f)
+                return false;
             continue;
         }
         const float t = numerator / denominator;
@@ -95,7 +102,8 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
             t_right = t_right < t ? t_right : t;
         else /* on the left */
             t_left = t_left > t ? t_left : t;
-        if (t_left > t_right) return false;
+        if (t_left > t_right)
+            return false;
     }
     if (dir_opt) {
         if (v2_dot(opt, L->direction) > 0.0f)
@@ -115,7 +123,8 @@ bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 op
 }
 
 /* Returns n on success, else the index of the line that failed. */
-int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt, rvo_vec2 *result) {
+int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, bool dir_opt,
+                 rvo_vec2 *result) {
     rvo_vec2 r; /* in a register: lines cannot alias it */
     if (dir_opt)
         r = v2_mul(opt, radius); /* opt is a unit vector here */
@@ -140,30 +149,34 @@ int32_t rvo__lp2(const orca_line *lines, int32_t n, float radius, rvo_vec2 opt, 
 
 /* Infeasible: minimise the largest violation of the agent lines while
  * keeping the obstacle lines (the first num_obst) hard. */
-void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius, rvo_vec2 *result,
-              orca_line *proj) {
+void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin, float radius,
+              rvo_vec2 *result, orca_line *proj) {
     float distance = 0.0f;
     for (int32_t i = begin; i < n; ++i) {
         if (v2_det(lines[i].direction, v2_sub(lines[i].point, *result)) > distance) {
             int32_t np = 0;
-            for (int32_t j = 0; j < num_obst; ++j) proj[np++] = lines[j];
+            for (int32_t j = 0; j < num_obst; ++j)
+                proj[np++] = lines[j];
             for (int32_t j = num_obst; j < i; ++j) {
                 orca_line line;
                 const float determinant = v2_det(lines[i].direction, lines[j].direction);
                 if (fabsf(determinant) <= RVO_EPSILON) {
-                    if (v2_dot(lines[i].direction, lines[j].direction) > 0.0f) continue; /* same direction */
+                    if (v2_dot(lines[i].direction, lines[j].direction) > 0.0f)
+                        continue; /* same direction */
                     line.point = v2_scale(0.5f, v2_add(lines[i].point, lines[j].point));
                 } else {
-                    line.point = v2_add(
-                        lines[i].point,
-                        v2_scale(v2_det(lines[j].direction, v2_sub(lines[i].point, lines[j].point)) / determinant,
-                                 lines[i].direction));
+                    line.point =
+                        v2_add(lines[i].point,
+                               v2_scale(v2_det(lines[j].direction, v2_sub(lines[i].point, lines[j].point)) /
+                                            determinant,
+                                        lines[i].direction));
                 }
                 line.direction = v2_normalize(v2_sub(lines[j].direction, lines[i].direction));
                 proj[np++] = line;
             }
             const rvo_vec2 temp = *result;
-            if (rvo__lp2(proj, np, radius, v2(-lines[i].direction.y, lines[i].direction.x), true, result) < np) {
+            if (rvo__lp2(proj, np, radius, v2(-lines[i].direction.y, lines[i].direction.x), true, result) <
+                np) {
                 /* only by rounding: keep the previous result */
                 *result = temp;
             }
@@ -190,15 +203,18 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
         /* Skip if the lines built so far already cover this obstacle's VO. */
         bool covered = false;
         for (int32_t j = 0; j < nl; ++j) {
-            if (v2_det(v2_sub(v2_scale(inv_th, rel1), lines[j].point), lines[j].direction) - inv_th * radius >=
+            if (v2_det(v2_sub(v2_scale(inv_th, rel1), lines[j].point), lines[j].direction) -
+                        inv_th * radius >=
                     -RVO_EPSILON &&
-                v2_det(v2_sub(v2_scale(inv_th, rel2), lines[j].point), lines[j].direction) - inv_th * radius >=
+                v2_det(v2_sub(v2_scale(inv_th, rel2), lines[j].point), lines[j].direction) -
+                        inv_th * radius >=
                     -RVO_EPSILON) {
                 covered = true;
                 break;
             }
         }
-        if (covered) continue;
+        if (covered)
+            continue;
 
         const float dist_sq1 = v2_abs_sq(rel1);
         const float dist_sq2 = v2_abs_sq(rel2);
@@ -240,29 +256,35 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
         rvo_vec2 left_leg, right_leg;
         if (sv < 0.0f && dist_sq_line <= radius_sq) {
             /* Seen obliquely: the left vertex defines the velocity obstacle. */
-            if (!o1->convex) continue;
+            if (!o1->convex)
+                continue;
             o2 = o1;
             const float leg1 = sqrtf(dist_sq1 - radius_sq);
             left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
-            right_leg = v2_div(v2(rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1), dist_sq1);
+            right_leg =
+                v2_div(v2(rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1), dist_sq1);
         } else if (sv > 1.0f && dist_sq_line <= radius_sq) {
             /* Seen obliquely: the right vertex defines it. */
-            if (!o2->convex) continue;
+            if (!o2->convex)
+                continue;
             o1 = o2;
             const float leg2 = sqrtf(dist_sq2 - radius_sq);
             left_leg = v2_div(v2(rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2), dist_sq2);
-            right_leg = v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
+            right_leg =
+                v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
         } else {
             /* The usual case. */
             if (o1->convex) {
                 const float leg1 = sqrtf(dist_sq1 - radius_sq);
-                left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
+                left_leg =
+                    v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
             } else {
                 left_leg = v2_neg(o1->unit_dir); /* non-convex: extends the cut-off line */
             }
             if (o2->convex) {
                 const float leg2 = sqrtf(dist_sq2 - radius_sq);
-                right_leg = v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
+                right_leg =
+                    v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
             } else {
                 right_leg = o1->unit_dir;
             }
@@ -289,7 +311,8 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
         const bool same = o1 == o2;
 
         /* Project the current velocity on the velocity obstacle. */
-        const float t = same ? 0.5f : v2_dot(v2_sub(velocity, left_cutoff), cutoff_vec) / v2_abs_sq(cutoff_vec);
+        const float t =
+            same ? 0.5f : v2_dot(v2_sub(velocity, left_cutoff), cutoff_vec) / v2_abs_sq(cutoff_vec);
         const float t_left = v2_dot(v2_sub(velocity, left_cutoff), left_leg);
         const float t_right = v2_dot(v2_sub(velocity, right_cutoff), right_leg);
 
@@ -312,11 +335,13 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
         }
 
         /* Project on the left leg, right leg or cut-off line, whichever is closest. */
-        const float dist_sq_cutoff = (t < 0.0f || t > 1.0f || same)
-                                         ? INFINITY
-                                         : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t, cutoff_vec))));
+        const float dist_sq_cutoff =
+            (t < 0.0f || t > 1.0f || same)
+                ? INFINITY
+                : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t, cutoff_vec))));
         const float dist_sq_left =
-            t_left < 0.0f ? INFINITY : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t_left, left_leg))));
+            t_left < 0.0f ? INFINITY
+                          : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t_left, left_leg))));
         const float dist_sq_right =
             t_right < 0.0f ? INFINITY
                            : v2_abs_sq(v2_sub(velocity, v2_add(right_cutoff, v2_scale(t_right, right_leg))));
@@ -324,19 +349,24 @@ static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_
         if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
             /* On the cut-off line. */
             line.direction = v2_neg(o1->unit_dir);
-            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            line.point =
+                v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
             lines[nl++] = line;
         } else if (dist_sq_left <= dist_sq_right) {
             /* On the left leg. */
-            if (left_foreign) continue;
+            if (left_foreign)
+                continue;
             line.direction = left_leg;
-            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            line.point =
+                v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
             lines[nl++] = line;
         } else {
             /* On the right leg. */
-            if (right_foreign) continue;
+            if (right_foreign)
+                continue;
             line.direction = v2_neg(right_leg);
-            line.point = v2_add(right_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+            line.point =
+                v2_add(right_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
             lines[nl++] = line;
         }
     }
@@ -359,8 +389,9 @@ static bool aligned(rvo_vec2 v, rvo_vec2 pref) {
     return d > 0.0f && d * d > RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN * v2_abs_sq(v) * v2_abs_sq(pref);
 }
 static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq, float combined_radius_sq) {
-    return dist_sq < RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH * combined_radius_sq && same_way(w->vel[a], w->vel[b]) &&
-           same_way(w->pref[a], w->pref[b]) && aligned(w->vel[a], w->pref[a]) && aligned(w->vel[b], w->pref[b]);
+    return dist_sq < RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH * combined_radius_sq &&
+           same_way(w->vel[a], w->vel[b]) && same_way(w->pref[a], w->pref[b]) &&
+           aligned(w->vel[a], w->pref[a]) && aligned(w->vel[b], w->pref[b]);
 }
 
 /* Strict overlap: two agents that want opposite ways, closing on each
@@ -370,16 +401,16 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
  * braked to a stand, touching, and never passed. The leg line
  * is a tangent of the whole cone, so it stays safe; both of a pair pick
  * the same side (solve/orca.h's keep-right note). */
-static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv, float dist_sq,
-                           float w_length_sq) {
+static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv,
+                           float dist_sq, float w_length_sq) {
     const float det = v2_det(rel_pos, wv);
     return det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq &&
            v2_dot(w->pref[a], w->pref[b]) < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f);
 }
 
 /* (not inlined: agent_lines4's slow path) */
-static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
-                                        orca_line *lines) {
+static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb,
+                                        int32_t nn, orca_line *lines) {
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
@@ -393,7 +424,8 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
          * way): it does not yield, the other treats it as a moving
          * obstacle, so it gets no line at all (a line through its own
          * velocity would pin it there). */
-        if (share == 0.0f) continue;
+        if (share == 0.0f)
+            continue;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);
@@ -475,8 +507,10 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
  * a colliding pair's line comes from agent_lines. */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
     /* (__m64 may alias the floats) */
-    const __m128 a = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
-    const __m128 b = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[2]]), (const __m64 *)&v[j[3]]);
+    const __m128 a =
+        _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[0]]), (const __m64 *)&v[j[1]]);
+    const __m128 b =
+        _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&v[j[2]]), (const __m64 *)&v[j[3]]);
     *y = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
     return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
 }
@@ -491,7 +525,7 @@ typedef struct lines4_ctx {
     int32_t ai;
     float dt;
     bool keep_right; /* agent_lines' left_margin can be non-zero */
-    bool a_aligned; /* keep-right: aligned(a) */
+    bool a_aligned;  /* keep-right: aligned(a) */
     __m128 px, py, vx, vy, rad, inv_th;
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
 } lines4_ctx;
@@ -503,7 +537,8 @@ static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb,
                                         unsigned none, const orca_line *r, orca_line *out) {
     int32_t nl = 0;
     for (int32_t l = 0; l < m; ++l) {
-        if (none >> l & 1u) continue; /* share 0: no line (agent_lines) */
+        if (none >> l & 1u)
+            continue; /* share 0: no line (agent_lines) */
         if (coll >> l & 1u)
             nl += agent_lines(c->w, c->ai, c->dt, nb + l, 1, out + nl);
         else
@@ -522,8 +557,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
     __m128 bpy, bvy;
     const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
-    const __m128 brad = _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius,
-                                   w->prm[j[0]].radius);
+    const __m128 brad =
+        _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius, w->prm[j[0]].radius);
     const __m128 vx = c->vx, vy = c->vy, inv_th = c->inv_th;
     const __m128 rpx = _mm_sub_ps(bpx, c->px), rpy = _mm_sub_ps(bpy, c->py); /* rel_pos */
     const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy);       /* rel_vel */
@@ -535,7 +570,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     const __m128 wx = _mm_sub_ps(rvx, _mm_mul_ps(inv_th, rpx)), wy = _mm_sub_ps(rvy, _mm_mul_ps(inv_th, rpy));
     const __m128 wls = _mm_add_ps(_mm_mul_ps(wx, wx), _mm_mul_ps(wy, wy));
     const __m128 dot1 = _mm_add_ps(_mm_mul_ps(wx, rpx), _mm_mul_ps(wy, rpy));
-    const __m128 cut = _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
+    const __m128 cut =
+        _mm_and_ps(_mm_cmplt_ps(dot1, zero), _mm_cmpgt_ps(_mm_mul_ps(dot1, dot1), _mm_mul_ps(crs, wls)));
     const int cuts = _mm_movemask_ps(cut);
     __m128 dx, dy, ux, uy;
     if (cuts != 0) { /* cut-off circle */
@@ -548,14 +584,18 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         if (c->keep_right) { /* head_on(): those lanes from agent_lines (rare) */
             const __m128 det = _mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx));
             const __m128 k2 = _mm_set1_ps(RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN);
-            const __m128 near = _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
+            const __m128 near =
+                _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
             if (_mm_movemask_ps(near)) {
                 __m128 bfy;
                 const __m128 bfx = gather_x(w->pref, j, &bfy);
-                const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
-                const __m128 stalled = _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
+                const __m128 df =
+                    _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
+                const __m128 stalled = _mm_cmpgt_ps(
+                    _mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
                 const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
-                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(near, any), _mm_cmplt_ps(df, zero))) & ((1u << m) - 1u) & ~none;
+                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(near, any), _mm_cmplt_ps(df, zero))) &
+                        ((1u << m) - 1u) & ~none;
             }
         }
     }
@@ -568,7 +608,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
          * first: most pairs are not near) */
         const __m128 reach_sq = _mm_set1_ps(RVO_KEEP_RIGHT_REACH * RVO_KEEP_RIGHT_REACH);
         __m128 on = zero;
-        if (c->keep_right && c->a_aligned) on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
+        if (c->keep_right && c->a_aligned)
+            on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
         if (c->keep_right && _mm_movemask_ps(on)) {
             __m128 bfy;
             const __m128 bfx = gather_x(w->pref, j, &bfy);
@@ -576,24 +617,30 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
             const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
             const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
+            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero),
+                                           _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
+            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero),
+                                           _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
             const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
             const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(db, zero), _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
+            on = _mm_and_ps(
+                on, _mm_and_ps(_mm_cmpgt_ps(db, zero),
+                               _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
             const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
             const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
             on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
             if (_mm_movemask_ps(on))
-                margin = _mm_and_ps(on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
+                margin = _mm_and_ps(
+                    on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
         }
         const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), margin);
         const __m128 dinv = _mm_div_ps(one, dist_sq);
         const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
         const __m128 ly = _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, cr), _mm_mul_ps(rpy, leg)), dinv);
-        const __m128 rx = _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
-        const __m128 ry =
-            _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
+        const __m128 rx =
+            _mm_xor_ps(sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv));
+        const __m128 ry = _mm_xor_ps(
+            sign, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_xor_ps(sign, rpx), cr), _mm_mul_ps(rpy, leg)), dinv));
         const __m128 gx = select_ps(left, lx, rx), gy = select_ps(left, ly, ry);
         const __m128 dot2 = _mm_add_ps(_mm_mul_ps(rvx, gx), _mm_mul_ps(rvy, gy));
         const __m128 lux = _mm_sub_ps(_mm_mul_ps(dot2, gx), rvx), luy = _mm_sub_ps(_mm_mul_ps(dot2, gy), rvy);
@@ -605,13 +652,17 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         }
     }
     /* the line: direction d, point = velocity + share u */
-    __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(share, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(share, uy)), r2 = dx, r3 = dy;
+    __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(share, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(share, uy)), r2 = dx,
+           r3 = dy;
     _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* lane l: point x, y, direction x, y = one orca_line */
     if ((coll | none) == 0) {
         _mm_storeu_ps(&out[0].point.x, r0);
-        if (m > 1) _mm_storeu_ps(&out[1].point.x, r1);
-        if (m > 2) _mm_storeu_ps(&out[2].point.x, r2);
-        if (m > 3) _mm_storeu_ps(&out[3].point.x, r3);
+        if (m > 1)
+            _mm_storeu_ps(&out[1].point.x, r1);
+        if (m > 2)
+            _mm_storeu_ps(&out[2].point.x, r2);
+        if (m > 3)
+            _mm_storeu_ps(&out[3].point.x, r3);
         return m;
     }
     orca_line r[4];
@@ -653,7 +704,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         if (m == 4) {
             j[0] = nb[k].index, j[1] = nb[k + 1].index, j[2] = nb[k + 2].index, j[3] = nb[k + 3].index;
         } else {
-            for (int32_t l = 0; l < 4; ++l) j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
+            for (int32_t l = 0; l < 4; ++l)
+                j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
         }
         if (!uneven || !(self_uneven || (uneven[j[0]] | uneven[j[1]] | uneven[j[2]] | uneven[j[3]]))) {
             nl += lines_block4(&c, nb + k, j, m, _mm_set1_ps(0.5f), 0, lines + nl);
@@ -665,7 +717,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         for (int32_t l = 0; l < m; ++l)
             if (self_uneven || uneven[j[l]]) {
                 sh[l] = rvo__line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
-                if (sh[l] == 0.0f) none |= 1u << l;
+                if (sh[l] == 0.0f)
+                    none |= 1u << l;
             }
         nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);
     }
@@ -692,7 +745,8 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
     *num_obst = nol;
 #if defined(RVO_SSE2)
-    if (w->strict_overlap && !w->rvo2_compat) return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
+    if (w->strict_overlap && !w->rvo2_compat)
+        return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
     return nol + agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
 #else
     return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
@@ -706,7 +760,9 @@ rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 result;
     const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);
-    if (fail < nl) rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
-    if (!v2_finite(result)) result = v2(0.0f, 0.0f); /* last line of defence; see tests */
+    if (fail < nl)
+        rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
+    if (!v2_finite(result))
+        result = v2(0.0f, 0.0f); /* last line of defence; see tests */
     return result;
 }

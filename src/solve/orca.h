@@ -7,7 +7,7 @@
 #include "world/world.h"
 
 #define RVO_EPSILON 0.00001f /* RVO2's tolerance for parallel lines */
-#ifndef RVO_KEEP_RIGHT /* -D to tune */
+#ifndef RVO_KEEP_RIGHT       /* -D to tune */
 #define RVO_KEEP_RIGHT 0.95f
 #endif /* sine of the widest head-on angle that keeps right */
 /* Keep-right applies within a stream: two agents nearer than this many

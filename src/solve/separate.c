@@ -40,9 +40,12 @@ static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
  * by weight (a weight-0 agent still never moves). */
 static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked && !yields_locked(w, i, j)) return 0.0f;
-    if ((other->locked && !yields_locked(w, j, i)) || !(other->mask & me->groups)) return 1.0f;
-    if (me->weight == other->weight) return 0.5f;
+    if (me->locked && !yields_locked(w, i, j))
+        return 0.0f;
+    if ((other->locked && !yields_locked(w, j, i)) || !(other->mask & me->groups))
+        return 1.0f;
+    if (me->weight == other->weight)
+        return 0.5f;
     return me->weight / (me->weight + other->weight);
 }
 
@@ -52,17 +55,21 @@ static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
  * compiler then inlined it and rvo__separate doubled in size. */
 static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (!(me->mask & other->groups)) return 0.0f;
-    if (me->locked | other->locked) return locked_share(w, i, j);
+    if (!(me->mask & other->groups))
+        return 0.0f;
+    if (me->locked | other->locked)
+        return locked_share(w, i, j);
     const int gives = rvo__gives_way(w, i, j);
-    if (gives != 0) return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
+    if (gives != 0)
+        return gives > 0 ? RVO_GIVE_WAY_SHARE : 1.0f - RVO_GIVE_WAY_SHARE;
     return rvo__share(me, other);
 }
 
 /* For asserts: strictly ascending (sorted, no partner twice)? */
 static inline bool ascending(const int32_t *e, int32_t n) {
     for (int32_t k = 1; k < n; ++k)
-        if (!(e[k - 1] < e[k])) return false;
+        if (!(e[k - 1] < e[k]))
+            return false;
     return true;
 }
 
@@ -80,18 +87,22 @@ static void push_from_edge(void *ctx, int32_t e) {
     const obst_vertex *v1 = &c->w->verts[e], *v2p = &c->w->verts[v1->next];
     const obstacle *ob = &c->w->obst[v1->obstacle];
     const float m = c->w->height_margin;
-    if (!(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m)) return;
+    if (!(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m))
+        return;
     const rvo_vec2 a = v1->point, b = v2p->point, ab = v2_sub(b, a);
     /* outside is the right side of each edge (RVO2's convention) */
-    if (v2_det(v2_sub(a, c->p), ab) >= 0.0f) return;
+    if (v2_det(v2_sub(a, c->p), ab) >= 0.0f)
+        return;
     float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
     const rvo_vec2 d = v2_sub(c->p, q);
     const float dist_sq = v2_abs_sq(d);
-    if (dist_sq >= sqrf(c->radius)) return;
+    if (dist_sq >= sqrf(c->radius))
+        return;
     const float dist = sqrtf(dist_sq);
-    const rvo_vec2 n = dist > 1e-12f ? v2_scale(1.0f / dist, d) : v2(ab.y / sqrtf(v2_abs_sq(ab)), -ab.x / sqrtf(v2_abs_sq(ab)));
+    const rvo_vec2 n = dist > 1e-12f ? v2_scale(1.0f / dist, d)
+                                     : v2(ab.y / sqrtf(v2_abs_sq(ab)), -ab.x / sqrtf(v2_abs_sq(ab)));
     c->p = v2_add(q, v2_scale(c->radius, n));
     c->moved = true;
 }
@@ -113,15 +124,17 @@ static void push_from_edge(void *ctx, int32_t e) {
  * buffer. */
 #define SEP_PENDING (-1) /* memset 0xff */
 #define SEP_EMPTY (-2)
-#define SEP_CHUNK 64  /* agents per work item */
+#define SEP_CHUNK 64 /* agents per work item */
 
 /* pair_share(w, i, j) != 0, rvo__gives_way only where it can decide: it is
  * non-zero only between agents of weight above 0, where rvo__share is too
  * (unless the quotient underflows). */
 static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (!(me->mask & other->groups)) return false;
-    if (me->locked | other->locked) return locked_share(w, i, j) != 0.0f;
+    if (!(me->mask & other->groups))
+        return false;
+    if (me->locked | other->locked)
+        return locked_share(w, i, j) != 0.0f;
     return rvo__share(me, other) != 0.0f || rvo__gives_way(w, i, j) != 0;
 }
 
@@ -161,7 +174,8 @@ typedef struct sep_ctx {
 /* Checks a range from the pool or a host: false (and c->bad) when it is
  * out of bounds, so that the caller can report the host's mistake. */
 static bool range_ok(sep_ctx *c, int32_t begin, int32_t end, uint32_t worker) {
-    if (worker < (uint32_t)c->w->threads && begin >= 0 && end <= c->w->count && begin <= end) return true;
+    if (worker < (uint32_t)c->w->threads && begin >= 0 && end <= c->w->count && begin <= end)
+        return true;
     atomic_store(&c->bad, true);
     return false;
 }
@@ -206,7 +220,8 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
                          int32_t *len, uint8_t *hit) {
     rvo_world *w = c->w;
     const int32_t j = w->grid.items[t];
-    if (j == i) return true;
+    if (j == i)
+        return true;
     /* a partner below i only tells whose pairs i's moves concern: any j
      * within the widest reach will do (a superset of the pairs (j, i)) */
     const bool below = c->pairs && j < i;
@@ -215,16 +230,21 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
         const agent_params *me = &w->prm[i], *other = &w->prm[j];
         comb = me->radius + other->radius; /* as project_pair adds them */
         const float near = 1.6f * comb;
-        if (d >= near * near) return true;
-        if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin)) return true;
-        if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i))) return true;
+        if (d >= near * near)
+            return true;
+        if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+            return true;
+        if (!moves_for(w, i, j) && (!c->pairs || !moves_for(w, j, i)))
+            return true;
     }
     const int32_t head = list_head(c);
-    if (head + *len + 1 > cur->end - *at && !make_room(c, cur, serial, at, *len)) return false;
+    if (head + *len + 1 > cur->end - *at && !make_room(c, cur, serial, at, *len))
+        return false;
     w->sep_cand[*at + head + (*len)++] = j;
     /* overlapping now (project_pair's test, same operands): i's pairs are
      * looked at in the first pass */
-    if (c->pairs && !below && d < comb * comb) *hit = 1;
+    if (c->pairs && !below && d < comb * comb)
+        *hit = 1;
     return true;
 }
 
@@ -242,7 +262,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
         return true;
     }
     const rvo_vec2 p = w->pos[i];
-    const float reach = 1.6f * (me->radius + g->max_radius); /* >= every pair's 1.6 (r_i + r_j) */
+    const float reach = 1.6f * (me->radius + g->max_radius);      /* >= every pair's 1.6 (r_i + r_j) */
     const float reach_sq = reach * reach, box = reach + g->slack; /* (slack: 0 on a fresh grid) */
     const int32_t cx0 = cell_clamp((p.x - box - g->ox) * g->inv_cell, g->nx);
     const int32_t cx1 = cell_clamp((p.x + box - g->ox) * g->inv_cell, g->nx);
@@ -260,8 +280,10 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
         for (int32_t t = t0; t < t1; t += 4) {
             const __m128 d = grid_dist4_sq(ip, t, px, py);
             unsigned bits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(d, range));
-            if (t1 - t < 4) bits &= (1u << (t1 - t)) - 1u;
-            if (!bits) continue;
+            if (t1 - t < 4)
+                bits &= (1u << (t1 - t)) - 1u;
+            if (!bits)
+                continue;
             float ds[4];
             _mm_storeu_ps(ds, d);
             do {
@@ -303,19 +325,22 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             e[b] = v;
         }
         RVO_ASSERT(ascending(e, len));
-        while (below < len && e[below] < i) ++below;
+        while (below < len && e[below] < i)
+            ++below;
         list[1] = below;
     }
     cur->next = at + list_head(c) + len;
     w->sep_start[slot] = at;
-    if (hit) c->hit[slot] = 1;
+    if (hit)
+        c->hit[slot] = 1;
     return true;
 }
 
 static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     sep_ctx *c = p;
     rvo_world *w = c->w;
-    if (!range_ok(c, begin, end, worker)) return; /* its agents stay pending */
+    if (!range_ok(c, begin, end, worker))
+        return; /* its agents stay pending */
     cursor *cur = &c->cur[worker];
     int32_t pending = 0;
     const int32_t *order = w->grid.items;
@@ -342,11 +367,13 @@ static inline int32_t list_of(const rvo_world *w, int32_t i) { return w->sep_sta
 /* Does a pair of agent i's (strict list, j > i) overlap now? */
 static uint8_t first_pass_overlap(const rvo_world *w, int32_t i) {
     const int32_t at = list_of(w, i);
-    if (at < 0) return 0;
+    if (at < 0)
+        return 0;
     const int32_t *list = w->sep_cand + at, *e = list + 2;
     for (int32_t k = list[1]; k < list[0]; ++k) {
         const float comb = w->prm[i].radius + w->prm[e[k]].radius;
-        if (v2_abs_sq(v2_sub(w->pos[i], w->pos[e[k]])) < comb * comb) return 1;
+        if (v2_abs_sq(v2_sub(w->pos[i], w->pos[e[k]])) < comb * comb)
+            return 1;
     }
     return 0;
 }
@@ -356,24 +383,28 @@ static void hits_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     (void)worker;
     const sep_ctx *c = p;
     rvo_world *w = c->w;
-    for (int32_t i = begin; i < end; ++i) w->sep_active[i] = c->hit[w->grid.slot_of[i]];
+    for (int32_t i = begin; i < end; ++i)
+        w->sep_active[i] = c->hit[w->grid.slot_of[i]];
 }
 
 static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     const int32_t n = w->count;
     int32_t cap = w->sep_start_cap;
-    if (!rvo__grow(w, (void **)&w->sep_start, &cap, n + 1, sizeof *w->sep_start)) return false;
+    if (!rvo__grow(w, (void **)&w->sep_start, &cap, n + 1, sizeof *w->sep_start))
+        return false;
     w->sep_start_cap = cap;
     if (c->pairs) {
         void **const arrays[] = {(void **)&w->sep_before, (void **)&w->sep_active};
         const size_t elems[] = {sizeof *w->sep_before, 4 * sizeof *w->sep_active};
-        if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 2, arrays, elems)) return false;
+        if (!rvo__grow_arrays(w, &w->sep_before_cap, n, 2, arrays, elems))
+            return false;
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
-    c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL; /* (soft mode: no sep_active) */
+    c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL;     /* (soft mode: no sep_active) */
     /* no pair to look at in the next pass yet (this pass's marks come from
      * the hits, below) */
-    if (c->pairs) memset(w->sep_active + n, 0, (size_t)n), memset(c->hit, 0, (size_t)n);
+    if (c->pairs)
+        memset(w->sep_active + n, 0, (size_t)n), memset(c->hit, 0, (size_t)n);
     const int32_t cand_cap = w->sep_cand_cap, nt = w->threads;
     c->half = cand_cap / 2;
     atomic_init(&c->bad, false);
@@ -391,7 +422,8 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
          * takes every agent fits once its region and the upper half hold
          * them all, so the buffer stays within 4 times the lists. */
         bool full = false;
-        for (int32_t k = 0; k < nt; ++k) full |= c->cur[k].full;
+        for (int32_t k = 0; k < nt; ++k)
+            full |= c->cur[k].full;
         if (full && cand_cap < INT32_MAX / 2 &&
             !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * cand_cap, sizeof *w->sep_cand))
             return false;
@@ -402,9 +434,11 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
             memset(w->sep_active + 2 * (size_t)n, 1, (size_t)n);
         }
         for (int32_t t = 0; t < n; ++t)
-            if (w->sep_start[t] == SEP_PENDING && !collect_agent(c, &tail, true, w->grid.items[t], t)) return false;
+            if (w->sep_start[t] == SEP_PENDING && !collect_agent(c, &tail, true, w->grid.items[t], t))
+                return false;
         if (c->pairs)
-            for (int32_t i = 0; i < n; ++i) w->sep_active[i] = first_pass_overlap(w, i);
+            for (int32_t i = 0; i < n; ++i)
+                w->sep_active[i] = first_pass_overlap(w, i);
     } else if (c->pairs) {
         rvo__pool_for(&w->base, n, RVO_LOOP_CHUNK, hits_range, c);
     }
@@ -417,12 +451,15 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     const float comb = me->radius + other->radius;
     const rvo_vec2 d = v2_sub(p, w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
-    if (dist_sq >= comb * comb) return;
+    if (dist_sq >= comb * comb)
+        return;
     const float share = pair_share(w, i, j);
-    if (share == 0.0f) return;
+    if (share == 0.0f)
+        return;
     const float dist = sqrtf(dist_sq);
     /* same spot: split along a direction fixed by the ids */
-    const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
+    const rvo_vec2 n =
+        dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     *delta = v2_add(*delta, v2_scale(share * (comb - dist), n));
 }
 
@@ -443,12 +480,14 @@ static void separate_soft(rvo_world *w) {
         bool moved = false;
         for (int32_t i = 0; i < w->count; ++i) {
             const agent_params *me = &w->prm[i];
-            if (me->locked) continue;
+            if (me->locked)
+                continue;
             const rvo_vec2 p = w->pos[i];
             rvo_vec2 delta = v2(0.0f, 0.0f);
             int32_t n;
             const int32_t *list = partners(w, i, &n);
-            for (int32_t k = 0; k < n; ++k) push_from_agent(w, i, list[k], p, &delta);
+            for (int32_t k = 0; k < n; ++k)
+                push_from_agent(w, i, list[k], p, &delta);
             rvo_vec2 np = v2_add(p, delta);
             /* Obstacles win: back out of edge clearance. */
             if (w->nverts > 0) {
@@ -457,10 +496,12 @@ static void separate_soft(rvo_world *w) {
                 rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);
                 np = c.p;
             }
-            if (np.x != p.x || np.y != p.y) moved = true;
+            if (np.x != p.x || np.y != p.y)
+                moved = true;
             w->pos[i] = np;
         }
-        if (!moved) break;
+        if (!moved)
+            break;
     }
 }
 
@@ -470,10 +511,12 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     const float comb = w->prm[i].radius + w->prm[j].radius;
     const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
-    if (dist_sq >= comb * comb) return 0.0f;
+    if (dist_sq >= comb * comb)
+        return 0.0f;
     const float dist = sqrtf(dist_sq);
     /* same spot: split along a direction fixed by the ids */
-    const rvo_vec2 n = dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
+    const rvo_vec2 n =
+        dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     const float push = RVO_SEPARATION_RELAX * (comb - dist);
     w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
     w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
@@ -515,10 +558,12 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
                 continue;
             }
         }
-        if (!now[i]) continue;
+        if (!now[i])
+            continue;
         now[i] = 0;
         const int32_t at = list_of(w, i);
-        if (at < 0) continue; /* marked as a partner below, with no pair of its own */
+        if (at < 0)
+            continue; /* marked as a partner below, with no pair of its own */
         const int32_t *list = w->sep_cand + at, *e = list + 2;
         for (int32_t k = list[1]; k < list[0]; ++k) {
             const int32_t j = e[k];
@@ -541,13 +586,15 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
  * same position gives the same nothing). */
 static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     sep_ctx *c = p;
-    if (!range_ok(c, begin, end, worker)) return;
+    if (!range_ok(c, begin, end, worker))
+        return;
     rvo_world *w = c->w;
     scratch *s = &w->scratch[worker];
     uint8_t *moved = c->moved;
     for (int32_t i = begin; i < end; ++i) {
         const agent_params *me = &w->prm[i];
-        if (me->locked || !moved[i]) continue;
+        if (me->locked || !moved[i])
+            continue;
         push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height, false};
         const float r = me->radius;
         rvo__edge_grid_visit(w, s, pc.p.x - r, pc.p.y - r, pc.p.x + r, pc.p.y + r, push_from_edge, &pc);
@@ -558,7 +605,8 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             uint8_t *later = c->later;
             const int32_t *list = w->sep_cand + at;
             __atomic_store_n(&later[i], 1, __ATOMIC_RELAXED);
-            for (int32_t k = 0; k < list[1]; ++k) __atomic_store_n(&later[list[2 + k]], 1, __ATOMIC_RELAXED);
+            for (int32_t k = 0; k < list[1]; ++k)
+                __atomic_store_n(&later[list[2 + k]], 1, __ATOMIC_RELAXED);
         }
     }
     atomic_fetch_add(&c->done, end - begin);
@@ -579,19 +627,24 @@ static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p)
     rvo_world *w = c->w;
     for (int32_t i = begin; i < end; ++i) {
         const rvo_vec2 moved = v2_sub(w->pos[i], w->sep_before[i]);
-        if ((moved.x != 0.0f || moved.y != 0.0f) && !w->prm[i].locked) /* (vel: the lock's velocity) */ w->vel[i] = v2_add(w->vel[i], v2_scale(c->inv_dt, moved));
+        if ((moved.x != 0.0f || moved.y != 0.0f) && !w->prm[i].locked) /* (vel: the lock's velocity) */
+            w->vel[i] = v2_add(w->vel[i], v2_scale(c->inv_dt, moved));
     }
 }
 
 rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
     *gridded = false;
-    if (w->rvo2_compat || w->count == 0) return RVO_OK;
+    if (w->rvo2_compat || w->count == 0)
+        return RVO_OK;
     /* grid of the integrated positions; strict lists are sorted, so their
      * cells can suit their reach (soft lists keep the grid's order) */
-    if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap)) return RVO_ERR_OUT_OF_MEMORY;
-    if (!rvo__prepare(w)) return RVO_ERR_OUT_OF_MEMORY;
+    if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap))
+        return RVO_ERR_OUT_OF_MEMORY;
+    if (!rvo__prepare(w))
+        return RVO_ERR_OUT_OF_MEMORY;
     /* who gives way, from the integrated positions (pair_share) */
-    if (w->strict_overlap && !rvo__update_shares(w)) return RVO_ERR_OUT_OF_MEMORY;
+    if (w->strict_overlap && !rvo__update_shares(w))
+        return RVO_ERR_OUT_OF_MEMORY;
     *gridded = true;
 
     sep_ctx c;
@@ -599,7 +652,8 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
     c.pairs = w->strict_overlap;
     c.inv_dt = 1.0f / rvo__min_time(dt);
     atomic_init(&c.done, 0);
-    if (!collect_candidates(w, &c)) return RVO_ERR_OUT_OF_MEMORY;
+    if (!collect_candidates(w, &c))
+        return RVO_ERR_OUT_OF_MEMORY;
     w->grid.valid = false; /* the passes move agents */
     if (!w->strict_overlap) {
         separate_soft(w);
@@ -616,8 +670,10 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         /* pairs in index order on this thread (Gauss-Seidel) */
         const float worst = strict_pass(w, now, later, c.moved);
         c.later = later;
-        if (w->nverts > 0 && !agents_for(&c, push_range)) return RVO_ERR_INVALID_ARGUMENT;
-        if (worst <= RVO_SEPARATION_TOLERANCE) break;
+        if (w->nverts > 0 && !agents_for(&c, push_range))
+            return RVO_ERR_INVALID_ARGUMENT;
+        if (worst <= RVO_SEPARATION_TOLERANCE)
+            break;
         uint8_t *t = now; /* now is all clear: it becomes the next pass's later */
         now = later;
         later = t;
@@ -627,7 +683,8 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
 }
 
 rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     w->strict_overlap = on;
     rvo__ok(w);
     return RVO_OK;

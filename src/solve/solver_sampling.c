@@ -33,10 +33,10 @@
  * neighbours. (RVO Library ranks by whole steps to exit, which in dense
  * crowds let overlaps grow to near coincidence.)
  */
-#include "solve/solvers.h"
 #include "index/grid.h"
 #include "solve/give_way.h"
 #include "solve/orca.h"
+#include "solve/solvers.h"
 
 /* ---- shared geometry ---------------------------------------------------- */
 
@@ -46,7 +46,8 @@
  * disc already overlaps the edge, sets *depth to r - distance (> 0), *n to
  * the unit direction out of the edge, and returns 0 if v approaches the
  * edge, INFINITY otherwise; else sets both to zero. */
-float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_vec2 v, float *depth, rvo_vec2 *n) {
+float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_vec2 v, float *depth,
+                    rvo_vec2 *n) {
     float t = -v2_dot(a, e); /* projection of the origin on the edge */
     t = t < 0.0f ? 0.0f : t > len ? len : t;
     const rvo_vec2 cp = v2_add(a, v2_scale(t, e)); /* closest point */
@@ -64,7 +65,8 @@ float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_
     if (fabsf(h) > r && h * vn < 0.0f) {
         const float th = (fabsf(h) - r) / fabsf(vn);
         const float q = v2_dot(e, v2_sub(v2_scale(th, v), a));
-        if (q >= 0.0f && q <= len) return th;
+        if (q >= 0.0f && q <= len)
+            return th;
     }
     /* Otherwise an end cap is touched first, if anything. */
     float best = INFINITY;
@@ -72,11 +74,14 @@ float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_
     for (int k = 0; k < 2; ++k) {
         const rvo_vec2 c = k ? b : a;
         const float bq = v2_dot(v, c), cq = v2_dot(c, c) - r * r;
-        if (!(bq > 0.0f)) continue;
+        if (!(bq > 0.0f))
+            continue;
         const float disc = bq * bq - vv * cq;
-        if (!(disc > 0.0f)) continue;
+        if (!(disc > 0.0f))
+            continue;
         const float tc = cq / (bq + sqrtf(disc)); /* the smaller root, stably */
-        if (tc < best) best = tc;
+        if (tc < best)
+            best = tc;
     }
     return best;
 }
@@ -84,8 +89,10 @@ float rvo__edge_toi(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_
 /* ---- parameters ------------------------------------------------------- */
 
 rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (samples < 1 || samples > 4096) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "samples must be in [1, 4096]");
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (samples < 1 || samples > 4096)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "samples must be in [1, 4096]");
     if (!isfinite(penalty_weight) || penalty_weight < 0.0f || penalty_weight > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "penalty weight must be finite and >= 0");
     w->sampling_samples = samples;
@@ -142,7 +149,8 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
         const int32_t bi = s->agents[k].index;
         const agent_params *other = &w->prm[bi];
         const float share = rvo__share(me, other);
-        if (!(share > 1.0f / MAX_INV_ALPHA)) continue; /* this agent does not yield to B */
+        if (!(share > 1.0f / MAX_INV_ALPHA))
+            continue; /* this agent does not yield to B */
         const rvo_vec2 p = v2_sub(w->pos[bi], pos);
         const float R = r + other->radius;
         const float d_sq = v2_abs_sq(p);
@@ -162,13 +170,16 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     /* Obstacle edges. */
     const int32_t nobst = rvo__pack_obstacle_edges(w, i, s, L + na, P + na);
     for (int32_t k = 0; k < nobst; ++k)
-        if (s->obst[k].dist_sq < r * r) colliding = true;
+        if (s->obst[k].dist_sq < r * r)
+            colliding = true;
 
     /* The preferred velocity within max_speed. */
     rvo_vec2 pv = pref;
     const float pref_sq = v2_abs_sq(pref);
-    if (pref_sq > vmax * vmax) pv = v2_scale(vmax / sqrtf(pref_sq), pref);
-    if (na == 0 && nobst == 0) return pv;
+    if (pref_sq > vmax * vmax)
+        pv = v2_scale(vmax / sqrtf(pref_sq), pref);
+    if (na == 0 && nobst == 0)
+        return pv;
 
     /* The spiral's turn for this agent and state. */
     uint64_t h = mix64(w->seed ^ 0x9E3779B97F4A7C15ull);
@@ -185,7 +196,8 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     const float dv_floor = v2_abs(v2_sub(pref, pv));
     const float pref_len = sqrtf(pref_sq);
     for (int32_t idx = 0; idx < samples + 2; ++idx) {
-        if (have && best1 == 0.0f && best2 <= dv_floor) break; /* nothing left can beat it */
+        if (have && best1 == 0.0f && best2 <= dv_floor)
+            break; /* nothing left can beat it */
         rvo_vec2 v;
         if (idx == 0) {
             v = pv;
@@ -201,8 +213,10 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
                  * only the ring of radii within best2 of |v_pref| can win,
                  * and the spiral's radii grow. */
                 const float outer = pref_len + best2, inner = pref_len - best2;
-                if (rad_sq >= outer * outer) break;
-                if (inner > 0.0f && rad_sq <= inner * inner) continue;
+                if (rad_sq >= outer * outer)
+                    break;
+                if (inner > 0.0f && rad_sq <= inner * inner)
+                    continue;
             }
             const float rad = sqrtf(rad_sq);
             v = v2(rad * c0, rad * s0);
@@ -214,37 +228,46 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
         float k1 = 0.0f;
         if (colliding) {
             for (int32_t k = 0; k < na && k1 <= best1; ++k) {
-                if (!(P[k].point.y < 0.0f)) continue;
+                if (!(P[k].point.y < 0.0f))
+                    continue;
                 const rvo_vec2 u = v2_add(v2_scale(P[k].point.x, v2_sub(v, va)), L[k].direction);
                 const float short_by = v2_dot(u, L[k].point) + P[k].direction.x;
-                if (short_by > k1) k1 = short_by;
+                if (short_by > k1)
+                    k1 = short_by;
             }
             for (int32_t k = 0; k < nobst && k1 <= best1; ++k) {
-                if (!(s->obst[k].dist_sq < r * r)) continue;
+                if (!(s->obst[k].dist_sq < r * r))
+                    continue;
                 float depth;
                 rvo_vec2 nrm;
-                rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point, P[na + k].direction.x, r, v,
-                              &depth, &nrm);
+                rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point, P[na + k].direction.x, r,
+                              v, &depth, &nrm);
                 const float short_by = depth / dt - v2_dot(v, nrm);
-                if (short_by > k1) k1 = short_by;
+                if (short_by > k1)
+                    k1 = short_by;
             }
-            if (k1 > best1) continue;
+            if (k1 > best1)
+                continue;
         }
         /* The penalty, given up as soon as it cannot beat the best. */
         const float bound = (have && k1 == best1) ? best2 : INFINITY;
-        if (dv_sq >= bound * bound) continue;
+        if (dv_sq >= bound * bound)
+            continue;
         const float dv = sqrtf(dv_sq);
         float tc = INFINITY;
         float pen = dv;
         bool pruned = false;
         for (int32_t k = 0; k < na && !pruned; ++k) {
             const float c = P[k].point.y;
-            if (c < 0.0f) continue; /* overlapping: counted above */
+            if (c < 0.0f)
+                continue; /* overlapping: counted above */
             const rvo_vec2 u = v2_add(v2_scale(P[k].point.x, v2_sub(v, va)), L[k].direction);
             const float bb = v2_dot(u, L[k].point);
-            if (!(bb > 0.0f)) continue; /* not approaching */
+            if (!(bb > 0.0f))
+                continue; /* not approaching */
             const float disc = bb * bb - v2_abs_sq(u) * c;
-            if (!(disc > 0.0f)) continue; /* passes by */
+            if (!(disc > 0.0f))
+                continue; /* passes by */
             const float t = c / (bb + sqrtf(disc));
             if (t < tc && t < tau) {
                 tc = t;
@@ -253,7 +276,8 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
             }
         }
         for (int32_t k = 0; k < nobst && !pruned; ++k) {
-            if (s->obst[k].dist_sq < r * r) continue; /* overlapping: counted above */
+            if (s->obst[k].dist_sq < r * r)
+                continue; /* overlapping: counted above */
             float depth;
             rvo_vec2 nrm;
             const float t = rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point,
@@ -267,7 +291,8 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
                 pruned = pen >= bound;
             }
         }
-        if (pruned) continue;
+        if (pruned)
+            continue;
         if (!have || k1 < best1 || pen < best2) {
             best1 = k1;
             best2 = pen;
@@ -277,7 +302,9 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     }
     /* Rounding in the spiral may overshoot max_speed by a hair. */
     const float b_sq = v2_abs_sq(best);
-    if (b_sq > vmax * vmax) best = v2_scale(vmax / sqrtf(b_sq), best);
-    if (!v2_finite(best)) best = v2(0.0f, 0.0f);
+    if (b_sq > vmax * vmax)
+        best = v2_scale(vmax / sqrtf(b_sq), best);
+    if (!v2_finite(best))
+        best = v2(0.0f, 0.0f);
     return best;
 }

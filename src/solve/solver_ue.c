@@ -38,17 +38,18 @@
  * of 12 headings (every 30 degrees, backwards first, at max_speed), each
  * shortened as above, leaves it fastest; zero if none moves.
  */
-#include "solve/solvers.h"
 #include "index/grid.h"
 #include "solve/give_way.h"
 #include "solve/orca.h"
+#include "solve/solvers.h"
 
 #include <string.h>
 
 /* ---- solver selection ---------------------------------------------------- */
 
 rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int v = (int)s;
     if (v != RVO_SOLVER_ORCA && v != RVO_SOLVER_UE && v != RVO_SOLVER_RVO)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "solver must be orca, ue or rvo");
@@ -67,9 +68,11 @@ const char *rvo_solver_name(rvo_solver s) {
 }
 
 int rvo_solver_from_name(const char *name) {
-    if (!name) return -1;
+    if (!name)
+        return -1;
     for (int k = 0; k < 3; ++k)
-        if (strcmp(name, solver_names[k]) == 0) return k;
+        if (strcmp(name, solver_names[k]) == 0)
+            return k;
     return -1;
 }
 
@@ -92,10 +95,12 @@ static inline void clip_half(span *sp, rvo_vec2 n, float k, rvo_vec2 c, rvo_vec2
     const float a = v2_dot(n, c), b = k + v2_dot(n, apex);
     if (a > 0.0f) {
         const float t = b / a;
-        if (t > sp->lo) sp->lo = t;
+        if (t > sp->lo)
+            sp->lo = t;
     } else if (a < 0.0f) {
         const float t = b / a;
-        if (t < sp->hi) sp->hi = t;
+        if (t < sp->hi)
+            sp->hi = t;
     } else if (b > 0.0f) {
         sp->lo = INFINITY; /* never */
         sp->hi = -INFINITY;
@@ -116,11 +121,13 @@ static span cone_span(const orca_line *L, const orca_line *P, float R, float nea
     const float pa = v2_dot(p, apex), pc = v2_dot(p, c) * smax;
     const float reach = (pc > 0.0f ? pc : 0.0f) - pa;
     if (left.x == 0.0f && left.y == 0.0f) { /* overlapping: every approach is blocked */
-        if (!(reach > 0.0f)) return none;
+        if (!(reach > 0.0f))
+            return none;
         clip_half(&sp, p, 0.0f, c, apex);
         return sp;
     }
-    if (!(reach > near * inv_tau)) return none;
+    if (!(reach > near * inv_tau))
+        return none;
     const float d_sq = v2_abs_sq(p);
     clip_half(&sp, v2(-right.y, right.x), 0.0f, c, apex);
     clip_half(&sp, v2(left.y, -left.x), 0.0f, c, apex);
@@ -141,10 +148,14 @@ static span cone_span(const orca_line *L, const orca_line *P, float R, float nea
         dsp.lo = -INFINITY;
         dsp.hi = INFINITY;
     }
-    if (!(sp.lo < sp.hi)) return dsp;
-    if (!(dsp.lo < dsp.hi)) return sp;
-    if (dsp.lo < sp.lo) sp.lo = dsp.lo;
-    if (dsp.hi > sp.hi) sp.hi = dsp.hi;
+    if (!(sp.lo < sp.hi))
+        return dsp;
+    if (!(dsp.lo < dsp.hi))
+        return sp;
+    if (dsp.lo < sp.lo)
+        sp.lo = dsp.lo;
+    if (dsp.hi > sp.hi)
+        sp.hi = dsp.hi;
     return sp;
 }
 
@@ -167,23 +178,27 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
         const neighbor *nb = &x->s->agents[k];
         const float R = x->radius + x->w->prm[nb->index].radius;
         span sp = cone_span(&L[k], &P[k], R, nb->dist_sq, x->inv_tau, c, 1.0f);
-        if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi) spans[n++] = v2(sp.lo, sp.hi);
+        if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi)
+            spans[n++] = v2(sp.lo, sp.hi);
         /* Contact: whatever B's share, no touching within this step should
          * B keep its velocity (B may have stopped, as agents here do when
          * boxed in, instead of taking its share). */
-        if (!nb->id) continue; /* cannot happen, or the cone above covers it */
+        if (!nb->id)
+            continue; /* cannot happen, or the cone above covers it */
         const orca_line plain = {L[k].point, x->w->vel[nb->index]};
         sp = cone_span(&plain, &P[k], R, nb->dist_sq, x->inv_dt, c, 1.0f);
-        if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi) spans[n++] = v2(sp.lo, sp.hi);
+        if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi)
+            spans[n++] = v2(sp.lo, sp.hi);
     }
     for (int32_t k = 0; k < x->nobst; ++k) {
         const int32_t j = x->na + k;
         float depth;
         rvo_vec2 nrm;
-        const float t =
-            rvo__edge_toi(L[j].point, L[j].direction, P[j].point, P[j].direction.x, x->radius, c, &depth, &nrm);
+        const float t = rvo__edge_toi(L[j].point, L[j].direction, P[j].point, P[j].direction.x, x->radius, c,
+                                      &depth, &nrm);
         const float lo = t / x->tau_o; /* s * c touches it at t / s */
-        if (lo < 1.0f) spans[n++] = v2(lo, INFINITY);
+        if (lo < 1.0f)
+            spans[n++] = v2(lo, INFINITY);
     }
     float s = 1.0f;
     bool changed = n > 0;
@@ -207,19 +222,20 @@ static float zero_threat(const ue_ctx *x) {
     for (int32_t k = 0; k < x->na; ++k) {
         const neighbor *nb = &x->s->agents[k];
         const orca_line plain = {L[k].point, x->w->vel[nb->index]};
-        const span sp = cone_span(&plain, &P[k], x->radius + x->w->prm[nb->index].radius, nb->dist_sq, x->inv_tau,
-                                  v2(0.0f, 0.0f), 1.0f);
+        const span sp = cone_span(&plain, &P[k], x->radius + x->w->prm[nb->index].radius, nb->dist_sq,
+                                  x->inv_tau, v2(0.0f, 0.0f), 1.0f);
         const float speed = v2_abs(plain.direction);
-        if (sp.lo < sp.hi && speed > fastest) fastest = speed;
+        if (sp.lo < sp.hi && speed > fastest)
+            fastest = speed;
     }
     return fastest;
 }
 
 /* cos and sin of 180, -150, 150, -120, 120, ..., -30, 30, 0 degrees */
-static const float escape_cos[12] = {-1.0f,        -0.86602540f, -0.86602540f, -0.5f, -0.5f, 0.0f,
-                                     0.0f,         0.5f,         0.5f,         0.86602540f, 0.86602540f, 1.0f};
-static const float escape_sin[12] = {0.0f, -0.5f, 0.5f, -0.86602540f, 0.86602540f, -1.0f,
-                                     1.0f, -0.86602540f, 0.86602540f, -0.5f, 0.5f, 0.0f};
+static const float escape_cos[12] = {-1.0f, -0.86602540f, -0.86602540f, -0.5f,       -0.5f,       0.0f,
+                                     0.0f,  0.5f,         0.5f,         0.86602540f, 0.86602540f, 1.0f};
+static const float escape_sin[12] = {0.0f, -0.5f,        0.5f,        -0.86602540f, 0.86602540f, -1.0f,
+                                     1.0f, -0.86602540f, 0.86602540f, -0.5f,        0.5f,        0.0f};
 
 /* cos and sin of 23, 40, 55 and 85 degrees */
 static const float turn_cos[4] = {0.92050485f, 0.76604444f, 0.57357644f, 0.08715574f};
@@ -231,8 +247,10 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
     const float vmax = me->max_speed;
     rvo_vec2 pv = w->pref[i];
     const float pref_sq = v2_abs_sq(pv);
-    if (pref_sq > vmax * vmax) pv = v2_scale(vmax / sqrtf(pref_sq), pv);
-    if (!(v2_abs_sq(pv) > 0.0f)) return v2(0.0f, 0.0f);
+    if (pref_sq > vmax * vmax)
+        pv = v2_scale(vmax / sqrtf(pref_sq), pv);
+    if (!(v2_abs_sq(pv) > 0.0f))
+        return v2(0.0f, 0.0f);
     const float tau = me->time_horizon > dt ? me->time_horizon : dt;
     const float tau_o = me->time_horizon_obst > dt ? me->time_horizon_obst : dt;
     orca_line *L = s->lines, *P = s->proj;
@@ -244,10 +262,12 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
         const int32_t bi = s->agents[k].index;
         const agent_params *other = &w->prm[bi];
         const float share = rvo__share(me, other);
-        if (!(share > 0.0f)) continue; /* weight 0: leaves it all to B */
+        if (!(share > 0.0f))
+            continue; /* weight 0: leaves it all to B */
         const rvo_vec2 p = v2_sub(w->pos[bi], pos);
         const float d_sq = v2_abs_sq(p);
-        if (!(d_sq > 0.0f)) continue; /* at the same spot: no direction to avoid */
+        if (!(d_sq > 0.0f))
+            continue; /* at the same spot: no direction to avoid */
         const float R = me->radius + other->radius;
         rvo_vec2 left = v2(0.0f, 0.0f), right = v2(0.0f, 0.0f);
         float near = 0.0f;
@@ -274,10 +294,12 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
     }
     /* Obstacle edges facing the agent. */
     const int32_t nobst = rvo__pack_obstacle_edges(w, i, s, L + na, P + na);
-    const ue_ctx x = {w, s, na, nobst, me->radius, 1.0f / rvo__min_time(tau), 1.0f / rvo__min_time(dt), tau_o};
+    const ue_ctx x = {w,    s, na, nobst, me->radius, 1.0f / rvo__min_time(tau), 1.0f / rvo__min_time(dt),
+                      tau_o};
 
     /* The trivial case: the preferred velocity is free. */
-    if (free_scale(&x, pv) >= 1.0f) return pv;
+    if (free_scale(&x, pv) >= 1.0f)
+        return pv;
 
     /* 8 headings, UE's order: right then left of each angle. */
     float best_score = 0.0f;
@@ -287,7 +309,8 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
         const float cs = turn_cos[k >> 1], sn = (k & 1) ? turn_sin[k >> 1] : -turn_sin[k >> 1];
         const rvo_vec2 c = v2(pv.x * cs - pv.y * sn, pv.x * sn + pv.y * cs);
         /* The score if nothing shortens it; skip if that cannot win. */
-        if (!(v2_dot(c, pv) * speed_sq > best_score)) continue;
+        if (!(v2_dot(c, pv) * speed_sq > best_score))
+            continue;
         const rvo_vec2 cv = v2_scale(free_scale(&x, c), c);
         const float score = v2_dot(cv, pv) * v2_abs_sq(cv);
         if (score > best_score) {
@@ -314,6 +337,7 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
             }
         }
     }
-    if (!v2_finite(best)) best = v2(0.0f, 0.0f);
+    if (!v2_finite(best))
+        best = v2(0.0f, 0.0f);
     return best;
 }

@@ -16,7 +16,7 @@
 typedef struct solve_ctx {
     rvo_world *w;
     float dt;
-    atomic_int done;    /* items run, to catch a host that skips ranges */
+    atomic_int done; /* items run, to catch a host that skips ranges */
     atomic_bool bad_worker;
 } solve_ctx;
 
@@ -54,7 +54,8 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__orca_new_velocity(w, i, dt, s);
         /* degenerate input: when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */
-        if (!v2_finite(v)) v = v2(0.0f, 0.0f);
+        if (!v2_finite(v))
+            v = v2(0.0f, 0.0f);
         /* in grid order: workers writing newvel[i] directly would share its
          * cache lines (agents of one chunk are scattered over the world) */
         w->grid.item_vel[t] = v;
@@ -66,15 +67,21 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
 static void gather_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     (void)worker;
     rvo_world *w = p;
-    for (int32_t i = begin; i < end; ++i) w->newvel[i] = w->grid.item_vel[w->grid.slot_of[i]];
+    for (int32_t i = begin; i < end; ++i)
+        w->newvel[i] = w->grid.item_vel[w->grid.slot_of[i]];
 }
 
 rvo_status rvo_world_solve(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
-    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
-    if (!rvo__prepare(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    if (!rvo__update_shares(w)) return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(dt))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (!rvo__update_shares(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     RVO_ASSERT(w->grid.valid && w->egrid.valid && w->uneven_cap >= w->count);
     solve_ctx c;
     c.w = w;

@@ -12,13 +12,15 @@
 /* ---- lifetime ------------------------------------------------------------ */
 
 rvo_world *rvo_world_create(const rvo_world_def *def) {
-    if (rvo_world_def_check(def)) return NULL;
+    if (rvo_world_def_check(def))
+        return NULL;
     rvo_world *w;
     if (def->alloc)
         w = def->alloc(def->alloc_user, NULL, 0, sizeof *w);
     else
         w = malloc(sizeof *w);
-    if (!w) return NULL;
+    if (!w)
+        return NULL;
     memset(w, 0, sizeof *w);
     w->base.alloc = def->alloc;
     w->base.alloc_user = def->alloc_user;
@@ -46,7 +48,8 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
 #define FREE_ARRAY(p, n) (rvo__realloc(w, (p), sizeof(*(p)) * (size_t)(n), 0), (p) = NULL)
 
 void rvo_world_destroy(rvo_world *w) {
-    if (!w) return;
+    if (!w)
+        return;
     rvo__pool_stop(&w->base);
     FREE_ARRAY(w->pos, w->cap);
     FREE_ARRAY(w->vel, w->cap);
@@ -99,31 +102,39 @@ static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     if (!w->rvo2_compat) /* (rvo2_compat: no overlap pass, nothing moved since move_range's clamp) */
         for (int32_t i = begin; i < end; ++i) /* pushed apart at the border, still inside */
             w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
-    if (c->refile) rvo__grid_refile(w, begin, end, &w->scratch[worker]);
+    if (c->refile)
+        rvo__grid_refile(w, begin, end, &w->scratch[worker]);
     rvo__stall_update(w, c->dt, begin, end); /* stall events */
 }
 
 rvo_status rvo_world_integrate(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
-    if (!(dt > 0)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
-    if (!w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (!isfinite(dt))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    if (!w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
     integrate_ctx c = {w, dt, false};
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
     w->solved = false;
     w->grid.valid = false;
     const rvo_status sep = rvo__separate(w, dt, &c.refile);
-    if (sep == RVO_ERR_OUT_OF_MEMORY) return rvo__fail(w, sep, 0, "out of memory");
+    if (sep == RVO_ERR_OUT_OF_MEMORY)
+        return rvo__fail(w, sep, 0, "out of memory");
     if (sep != RVO_OK)
         return rvo__fail(w, sep, 0, "task hook: ranges must cover every agent once, with worker < threads");
     /* The overlap pass built a grid of the moved agents (one grid build per
      * step, not two): refreshed where the passes moved them, it serves the
      * next solve, exact with its slack. */
-    for (int32_t k = 0; k < w->threads; ++k) w->scratch[k].slack = 0.0f;
+    for (int32_t k = 0; k < w->threads; ++k)
+        w->scratch[k].slack = 0.0f;
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, finish_range, &c);
     if (c.refile) {
         float slack = 0.0f;
-        for (int32_t k = 0; k < w->threads; ++k) slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;
+        for (int32_t k = 0; k < w->threads; ++k)
+            slack = w->scratch[k].slack > slack ? w->scratch[k].slack : slack;
         w->grid.slack += slack;
         w->grid.valid = true;
     }
@@ -132,9 +143,12 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
 }
 
 rvo_status rvo_world_step(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (dt == 0.0f) dt = w->time_step;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (dt == 0.0f)
+        dt = w->time_step;
     rvo_status s = rvo_world_solve(w, dt);
-    if (s != RVO_OK) return s;
+    if (s != RVO_OK)
+        return s;
     return rvo_world_integrate(w, dt);
 }

@@ -3,10 +3,9 @@
 
 #include <string.h>
 
-
 static bool reserve_agents(rvo_world *w, int32_t need) {
-    void **const arrays[] = {(void **)&w->pos,  (void **)&w->vel, (void **)&w->pref, (void **)&w->newvel,
-                             (void **)&w->prm,  (void **)&w->ids, (void **)&w->stall};
+    void **const arrays[] = {(void **)&w->pos, (void **)&w->vel, (void **)&w->pref, (void **)&w->newvel,
+                             (void **)&w->prm, (void **)&w->ids, (void **)&w->stall};
     const size_t elems[] = {sizeof *w->pos, sizeof *w->vel, sizeof *w->pref, sizeof *w->newvel,
                             sizeof *w->prm, sizeof *w->ids, sizeof *w->stall};
     return rvo__grow_arrays(w, &w->cap, need, 7, arrays, elems);
@@ -15,23 +14,28 @@ static bool reserve_agents(rvo_world *w, int32_t need) {
 /* Looks an id up; fails with arg as the argument number when unknown. */
 static int32_t find(const rvo_world *w, rvo_agent_id id, int arg) {
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
-    if (i < 0) rvo__fail(w, RVO_ERR_UNKNOWN_ID, arg, "unknown or removed agent id");
+    if (i < 0)
+        rvo__fail(w, RVO_ERR_UNKNOWN_ID, arg, "unknown or removed agent id");
     return i;
 }
 
 static rvo_status check_xy(const rvo_world *w, float x, float y, const char *nx, const char *ny, int arg) {
     char buf[64];
     const char *e;
-    if ((e = rvo__check_coord(nx, x, buf, sizeof buf))) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
+    if ((e = rvo__check_coord(nx, x, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
     if ((e = rvo__check_coord(ny, y, buf, sizeof buf)))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg + 1, "%s", e);
     return RVO_OK;
 }
 
 rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def) {
-    if (!w) return 0;
-    if (check_xy(w, x, y, "x", "y", 1) != RVO_OK) return 0;
-    if (!def) def = &w->defaults;
+    if (!w)
+        return 0;
+    if (check_xy(w, x, y, "x", "y", 1) != RVO_OK)
+        return 0;
+    if (!def)
+        def = &w->defaults;
     const char *e = rvo_agent_def_check(def);
     if (e) {
         rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "%s", e);
@@ -73,9 +77,11 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
 }
 
 rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
     w->n_filtering -= filters_pairs(&w->prm[i]);
     const int32_t last = --w->count;
     if (i != last) { /* move the last agent into the hole */
@@ -102,8 +108,10 @@ bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id) {
 int32_t rvo_world_agent_count(const rvo_world *w) { return w ? w->count : 0; }
 
 int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap) {
-    if (!w) return 0;
-    if (out && cap > 0) memcpy(out, w->ids, sizeof *out * (size_t)(cap < w->count ? cap : w->count));
+    if (!w)
+        return 0;
+    if (out && cap > 0)
+        memcpy(out, w->ids, sizeof *out * (size_t)(cap < w->count ? cap : w->count));
     return w->count;
 }
 
@@ -113,17 +121,20 @@ int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap) 
  * paths (which then need no stack frame). */
 static RVO_NOINLINE rvo_status set_vec_slow(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr,
                                             const char *nx, const char *ny) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
-    if (check_xy(w, x, y, nx, ny, 2) != RVO_OK) return RVO_ERR_INVALID_ARGUMENT;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
+    if (check_xy(w, x, y, nx, ny, 2) != RVO_OK)
+        return RVO_ERR_INVALID_ARGUMENT;
     arr[i] = v2(x, y);
     rvo__ok(w);
     return RVO_OK;
 }
 
-static inline rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr, const char *nx,
-                                 const char *ny) {
+static inline rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y, rvo_vec2 *arr,
+                                 const char *nx, const char *ny) {
     const int32_t i = w ? rvo__slot_lookup(&w->agent_slots, id) : -1;
     if (i >= 0 && rvo__coord_ok(x) && rvo__coord_ok(y)) {
         arr[i] = v2(x, y);
@@ -134,21 +145,24 @@ static inline rvo_status set_vec(rvo_world *w, rvo_agent_id id, float x, float y
 }
 
 static RVO_NOINLINE rvo_status get_vec_slow(const rvo_world *w, rvo_agent_id id) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     find(w, id, 1);
     return RVO_ERR_UNKNOWN_ID;
 }
 
 static inline rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_vec2 *arr, rvo_vec2 *out) {
     const int32_t i = w && out ? rvo__slot_lookup(&w->agent_slots, id) : -1;
-    if (i < 0) return get_vec_slow(out ? w : NULL, id);
+    if (i < 0)
+        return get_vec_slow(out ? w : NULL, id);
     *out = arr[i];
     return RVO_OK;
 }
 
 rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y) {
     rvo_status s = set_vec(w, id, x, y, w ? w->pos : NULL, "x", "y");
-    if (s == RVO_OK) w->grid.valid = false;
+    if (s == RVO_OK)
+        w->grid.valid = false;
     return s;
 }
 rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
@@ -167,7 +181,8 @@ rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_
     return get_vec(w, id, w ? w->pref : NULL, out);
 }
 rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
-    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    if (w && !w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
     return get_vec(w, id, w ? w->newvel : NULL, out);
 }
 /* Post-processed velocities are held to max_speed here, so that integrate
@@ -178,7 +193,8 @@ static rvo_vec2 clamp_speed(rvo_vec2 v, float max_speed) {
 }
 
 rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
-    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    if (w && !w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
     rvo_status s = set_vec(w, id, vx, vy, w ? w->newvel : NULL, "vx", "vy");
     if (s == RVO_OK) {
         const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
@@ -188,11 +204,14 @@ rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, f
 }
 
 rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
     const char *e = rvo__param_check(p, value);
-    if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, (int)p >= 0 && p < RVO_PARAM_COUNT ? 3 : 2, "%s", e);
+    if (e)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, (int)p >= 0 && p < RVO_PARAM_COUNT ? 3 : 2, "%s", e);
     agent_params *a = &w->prm[i];
     w->n_filtering -= filters_pairs(a);
     switch (p) {
@@ -200,46 +219,96 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
         a->radius = (float)value;
         w->grid.valid = false; /* the grid keeps the largest radius */
         break;
-    case RVO_PARAM_MAX_SPEED: a->max_speed = (float)value; break;
-    case RVO_PARAM_NEIGHBOR_DIST: a->neighbor_dist = (float)value; break;
-    case RVO_PARAM_MAX_NEIGHBORS: a->max_neighbors = (int32_t)value; break;
-    case RVO_PARAM_TIME_HORIZON: a->time_horizon = (float)value; break;
-    case RVO_PARAM_TIME_HORIZON_OBST: a->time_horizon_obst = (float)value; break;
-    case RVO_PARAM_WEIGHT: a->weight = (float)value; break;
-    case RVO_PARAM_GROUPS: a->groups = (uint32_t)value; break;
-    case RVO_PARAM_MASK: a->mask = (uint32_t)value; break;
-    case RVO_PARAM_Z: a->z = (float)value; break;
-    case RVO_PARAM_HEIGHT: a->height = (float)value; break;
-    default: break;
+    case RVO_PARAM_MAX_SPEED:
+        a->max_speed = (float)value;
+        break;
+    case RVO_PARAM_NEIGHBOR_DIST:
+        a->neighbor_dist = (float)value;
+        break;
+    case RVO_PARAM_MAX_NEIGHBORS:
+        a->max_neighbors = (int32_t)value;
+        break;
+    case RVO_PARAM_TIME_HORIZON:
+        a->time_horizon = (float)value;
+        break;
+    case RVO_PARAM_TIME_HORIZON_OBST:
+        a->time_horizon_obst = (float)value;
+        break;
+    case RVO_PARAM_WEIGHT:
+        a->weight = (float)value;
+        break;
+    case RVO_PARAM_GROUPS:
+        a->groups = (uint32_t)value;
+        break;
+    case RVO_PARAM_MASK:
+        a->mask = (uint32_t)value;
+        break;
+    case RVO_PARAM_Z:
+        a->z = (float)value;
+        break;
+    case RVO_PARAM_HEIGHT:
+        a->height = (float)value;
+        break;
+    default:
+        break;
     }
     /* A float rounding to 0 must not sneak a zero radius or horizon in. */
-    if (!(a->radius > 0)) a->radius = 1e-30f;
-    if (!(a->time_horizon > 0)) a->time_horizon = 1e-30f;
-    if (!(a->time_horizon_obst > 0)) a->time_horizon_obst = 1e-30f;
-    if (!(a->height > 0)) a->height = 1e-30f;
+    if (!(a->radius > 0))
+        a->radius = 1e-30f;
+    if (!(a->time_horizon > 0))
+        a->time_horizon = 1e-30f;
+    if (!(a->time_horizon_obst > 0))
+        a->time_horizon_obst = 1e-30f;
+    if (!(a->height > 0))
+        a->height = 1e-30f;
     w->n_filtering += filters_pairs(a);
     rvo__ok(w);
     return RVO_OK;
 }
 
 rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out) {
-    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
     const agent_params *a = &w->prm[i];
     switch (p) {
-    case RVO_PARAM_RADIUS: *out = a->radius; break;
-    case RVO_PARAM_MAX_SPEED: *out = a->max_speed; break;
-    case RVO_PARAM_NEIGHBOR_DIST: *out = a->neighbor_dist; break;
-    case RVO_PARAM_MAX_NEIGHBORS: *out = a->max_neighbors; break;
-    case RVO_PARAM_TIME_HORIZON: *out = a->time_horizon; break;
-    case RVO_PARAM_TIME_HORIZON_OBST: *out = a->time_horizon_obst; break;
-    case RVO_PARAM_WEIGHT: *out = a->weight; break;
-    case RVO_PARAM_GROUPS: *out = a->groups; break;
-    case RVO_PARAM_MASK: *out = a->mask; break;
-    case RVO_PARAM_Z: *out = a->z; break;
-    case RVO_PARAM_HEIGHT: *out = a->height; break;
-    default: return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "unknown parameter");
+    case RVO_PARAM_RADIUS:
+        *out = a->radius;
+        break;
+    case RVO_PARAM_MAX_SPEED:
+        *out = a->max_speed;
+        break;
+    case RVO_PARAM_NEIGHBOR_DIST:
+        *out = a->neighbor_dist;
+        break;
+    case RVO_PARAM_MAX_NEIGHBORS:
+        *out = a->max_neighbors;
+        break;
+    case RVO_PARAM_TIME_HORIZON:
+        *out = a->time_horizon;
+        break;
+    case RVO_PARAM_TIME_HORIZON_OBST:
+        *out = a->time_horizon_obst;
+        break;
+    case RVO_PARAM_WEIGHT:
+        *out = a->weight;
+        break;
+    case RVO_PARAM_GROUPS:
+        *out = a->groups;
+        break;
+    case RVO_PARAM_MASK:
+        *out = a->mask;
+        break;
+    case RVO_PARAM_Z:
+        *out = a->z;
+        break;
+    case RVO_PARAM_HEIGHT:
+        *out = a->height;
+        break;
+    default:
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "unknown parameter");
     }
     return RVO_OK;
 }
@@ -247,13 +316,19 @@ rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p,
 /* ---- bulk ------------------------------------------------------------------ */
 
 static int32_t get_bulk(const rvo_world *w, const rvo_vec2 *arr, float *xy, int32_t n) {
-    if (!w) return 0;
-    if (xy && n > 0) memcpy(xy, arr, sizeof(rvo_vec2) * (size_t)(n < w->count ? n : w->count));
+    if (!w)
+        return 0;
+    if (xy && n > 0)
+        memcpy(xy, arr, sizeof(rvo_vec2) * (size_t)(n < w->count ? n : w->count));
     return w->count;
 }
 
-int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n) { return get_bulk(w, w ? w->pos : NULL, xy, n); }
-int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n) { return get_bulk(w, w ? w->vel : NULL, xy, n); }
+int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n) {
+    return get_bulk(w, w ? w->pos : NULL, xy, n);
+}
+int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n) {
+    return get_bulk(w, w ? w->vel : NULL, xy, n);
+}
 int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n) {
     return get_bulk(w, w ? w->newvel : NULL, xy, n);
 }
@@ -261,75 +336,94 @@ const float *rvo_world_positions_view(const rvo_world *w) { return w && w->pos ?
 const float *rvo_world_velocities_view(const rvo_world *w) { return w && w->vel ? &w->vel[0].x : NULL; }
 
 static rvo_status set_bulk(rvo_world *w, rvo_vec2 *arr, const float *xy, int32_t n) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     if (n != w->count)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "expected %d agents' values, got %d", (int)w->count, (int)n);
-    if (n > 0 && !xy) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "values are NULL");
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "expected %d agents' values, got %d", (int)w->count,
+                         (int)n);
+    if (n > 0 && !xy)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "values are NULL");
     int bad = 0; /* one branch-free pass (it vectorises); the culprit only on failure */
-    for (int32_t k = 0; k < 2 * n; ++k) bad |= !rvo__coord_ok(xy[k]);
+    for (int32_t k = 0; k < 2 * n; ++k)
+        bad |= !rvo__coord_ok(xy[k]);
     for (int32_t k = 0; bad && k < 2 * n; ++k)
         if (!rvo__coord_ok(xy[k]))
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "value %d must be finite and within [-1e9, 1e9]",
                              (int)k + 1);
-    if (n > 0) memcpy(arr, xy, sizeof(rvo_vec2) * (size_t)n);
+    if (n > 0)
+        memcpy(arr, xy, sizeof(rvo_vec2) * (size_t)n);
     rvo__ok(w);
     return RVO_OK;
 }
-
 
 rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n) {
     return set_bulk(w, w ? w->pref : NULL, xy, n);
 }
 rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n) {
-    if (w && !w->solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    if (w && !w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
     rvo_status s = set_bulk(w, w ? w->newvel : NULL, xy, n);
     if (s == RVO_OK)
-        for (int32_t i = 0; i < n; ++i) w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
+        for (int32_t i = 0; i < n; ++i)
+            w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
     return s;
 }
 
 /* ---- locks and avoidance reports ------------------------------------------ */
 
 rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
-    if (check_xy(w, vx, vy, "vx", "vy", 2) != RVO_OK) return RVO_ERR_INVALID_ARGUMENT;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
+    if (check_xy(w, vx, vy, "vx", "vy", 2) != RVO_OK)
+        return RVO_ERR_INVALID_ARGUMENT;
     w->prm[i].locked = 1;
     w->vel[i] = v2(vx, vy); /* others see the lock velocity from now on */
-    if (w->solved) w->newvel[i] = w->vel[i];
+    if (w->solved)
+        w->newvel[i] = w->vel[i];
     rvo__ok(w);
     return RVO_OK;
 }
 
 rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
     w->prm[i].locked = 0;
     rvo__ok(w);
     return RVO_OK;
 }
 
 int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
-    if (i < 0) return RVO_ERR_UNKNOWN_ID;
+    if (i < 0)
+        return RVO_ERR_UNKNOWN_ID;
     return w->prm[i].locked ? 1 : 0;
 }
 
 int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(tolerance) || tolerance < 0)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "tolerance must be finite and >= 0");
-    if (cap < 0 || (cap > 0 && !out)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
-    if (!w->ever_solved) return rvo__fail(w, RVO_ERR_PHASE, 0, "no solve has run yet");
+    if (cap < 0 || (cap > 0 && !out))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
+    if (!w->ever_solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "no solve has run yet");
     const float tol_sq = tolerance * tolerance;
     int32_t n = 0;
     for (int32_t i = 0; i < w->count; ++i) {
-        if (w->prm[i].locked) continue;
+        if (w->prm[i].locked)
+            continue;
         if (v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq) {
-            if (n < cap) out[n] = w->ids[i];
+            if (n < cap)
+                out[n] = w->ids[i];
             ++n;
         }
     }

@@ -17,7 +17,8 @@ static bool too_close(rvo_vec2 a, rvo_vec2 b) {
 }
 
 rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed) {
-    if (!w) return 0;
+    if (!w)
+        return 0;
     if (!xy || n < 0) {
         rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
         return 0;
@@ -39,16 +40,19 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     }
     for (int32_t k = 0; k < n; ++k) {
         rvo_vec2 p = v2(xy[2 * k], xy[2 * k + 1]);
-        if (m > 0 && too_close(p, pts[m - 1])) continue;
+        if (m > 0 && too_close(p, pts[m - 1]))
+            continue;
         pts[m++] = p;
     }
-    if (closed && m > 1 && too_close(pts[0], pts[m - 1])) --m;
+    if (closed && m > 1 && too_close(pts[0], pts[m - 1]))
+        --m;
     if (m < 2) {
         rvo__realloc(w, pts, pts_size, 0);
         rvo__fail(w, RVO_ERR_DEGENERATE, 1, "an obstacle needs at least 2 distinct points");
         return 0;
     }
-    if (m == 2) closed = false; /* a segment, blocking from both sides (as RVO2) */
+    if (m == 2)
+        closed = false; /* a segment, blocking from both sides (as RVO2) */
     if (closed) {
         double area2 = 0; /* shoelace, in double so that thin polygons are judged fairly */
         for (int32_t k = 0; k < m; ++k) {
@@ -57,12 +61,14 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
         }
         if (area2 == 0) {
             rvo__realloc(w, pts, pts_size, 0);
-            rvo__fail(w, RVO_ERR_DEGENERATE, 1, "a closed obstacle needs a non-zero area (use closed = false for a line)");
+            rvo__fail(w, RVO_ERR_DEGENERATE, 1,
+                      "a closed obstacle needs a non-zero area (use closed = false for a line)");
             return 0;
         }
     } else if (m > 2) {
         /* An open polyline is the closed ring p0..pm-1, pm-2..p1. */
-        for (int32_t k = m - 2; k >= 1; --k) pts[2 * m - 2 - k] = pts[k];
+        for (int32_t k = m - 2; k >= 1; --k)
+            pts[2 * m - 2 - k] = pts[k];
         m = 2 * m - 2;
     }
 
@@ -111,9 +117,11 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
 }
 
 rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
-    if (oi < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
     const int32_t first = w->obst[oi].first, m = w->obst[oi].count;
     /* Close the gap, keeping the order of what stays. */
     memmove(&w->verts[first], &w->verts[first + m], sizeof *w->verts * (size_t)(w->nverts - first - m));
@@ -136,12 +144,17 @@ rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {
 }
 
 rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
-    if (oi < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
-    if (isnan(zmin) || zmin == INFINITY) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "zmin must be a number < inf");
-    if (isnan(zmax) || zmax == -INFINITY) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be a number > -inf");
-    if (zmin > zmax) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be >= zmin");
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    if (isnan(zmin) || zmin == INFINITY)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "zmin must be a number < inf");
+    if (isnan(zmax) || zmax == -INFINITY)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be a number > -inf");
+    if (zmin > zmax)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "zmax must be >= zmin");
     w->obst[oi].zmin = zmin;
     w->obst[oi].zmax = zmax;
     rvo__ok(w);

@@ -27,7 +27,8 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
 }
 
 rvo_status rvo_world_set_stall_threshold(rvo_world *w, float progress, float min_time) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     if (!(progress >= 0.0f && progress <= 1.0f))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "progress must be in [0, 1]");
     if (!(min_time >= 0.0f && min_time <= RVO_MAX_COORD))
@@ -39,20 +40,26 @@ rvo_status rvo_world_set_stall_threshold(rvo_world *w, float progress, float min
 }
 
 void rvo_world_stall_threshold(const rvo_world *w, float *progress, float *min_time) {
-    if (progress) *progress = w ? w->stall_progress : 0.0f;
-    if (min_time) *min_time = w ? w->stall_min_time : 0.0f;
+    if (progress)
+        *progress = w ? w->stall_progress : 0.0f;
+    if (min_time)
+        *min_time = w ? w->stall_min_time : 0.0f;
 }
 
 int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t cap) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
-    if (cap < 0 || (cap > 0 && !ids)) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "bad output buffer");
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (cap < 0 || (cap > 0 && !ids))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "bad output buffer");
     int32_t n = 0;
     for (int32_t i = 0; i < w->count; ++i) {
         /* a zero min_time still needs some stalling: time > 0 */
-        if (w->stall[i] <= 0.0f || w->stall[i] < w->stall_min_time) continue;
+        if (w->stall[i] <= 0.0f || w->stall[i] < w->stall_min_time)
+            continue;
         if (n < cap) {
             ids[n] = w->ids[i];
-            if (times) times[n] = w->stall[i];
+            if (times)
+                times[n] = w->stall[i];
         }
         ++n;
     }
@@ -61,9 +68,11 @@ int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t
 }
 
 rvo_status rvo_agent_get_stall_time(const rvo_world *w, rvo_agent_id id, float *out) {
-    if (!w || !out) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
-    if (i < 0) return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
+    if (i < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id");
     *out = w->stall[i];
     return RVO_OK;
 }

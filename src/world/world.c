@@ -7,8 +7,12 @@
 #include <string.h>
 
 static const char *const param_names[RVO_PARAM_COUNT] = {
-    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "weight", "groups", "mask", "z", "height",
+    "radius",        "max_speed",
+    "neighbor_dist", "max_neighbors",
+    "time_horizon",  "time_horizon_obst",
+    "weight",        "groups",
+    "mask",          "z",
+    "height",
 };
 
 const char *rvo_version(void) { return RVO_VERSION; }
@@ -18,21 +22,30 @@ const char *rvo_param_name(rvo_param p) {
 }
 
 int rvo_param_from_name(const char *name) {
-    if (!name) return -1;
+    if (!name)
+        return -1;
     for (int i = 0; i < RVO_PARAM_COUNT; ++i)
-        if (strcmp(name, param_names[i]) == 0) return i;
+        if (strcmp(name, param_names[i]) == 0)
+            return i;
     return -1;
 }
 
 const char *rvo_status_string(rvo_status s) {
     switch (s) {
-    case RVO_OK: return "ok";
-    case RVO_ERR_INVALID_ARGUMENT: return "invalid argument";
-    case RVO_ERR_UNKNOWN_ID: return "unknown or removed id";
-    case RVO_ERR_OUT_OF_MEMORY: return "out of memory";
-    case RVO_ERR_DEGENERATE: return "degenerate geometry";
-    case RVO_ERR_PHASE: return "call not allowed in this phase";
-    case RVO_ERR_CAPACITY: return "capacity exceeded";
+    case RVO_OK:
+        return "ok";
+    case RVO_ERR_INVALID_ARGUMENT:
+        return "invalid argument";
+    case RVO_ERR_UNKNOWN_ID:
+        return "unknown or removed id";
+    case RVO_ERR_OUT_OF_MEMORY:
+        return "out of memory";
+    case RVO_ERR_DEGENERATE:
+        return "degenerate geometry";
+    case RVO_ERR_PHASE:
+        return "call not allowed in this phase";
+    case RVO_ERR_CAPACITY:
+        return "capacity exceeded";
     }
     return "unknown status";
 }
@@ -70,7 +83,8 @@ rvo_world_def rvo_default_world_def(void) {
 static const char *check_param(rvo_param p, double v) {
     static RVO_THREAD_LOCAL char buf[RVO_PARAM_COUNT][64];
     const char *name = param_names[p];
-    if (p == RVO_PARAM_HEIGHT && v == INFINITY) return NULL; /* no vertical extent */
+    if (p == RVO_PARAM_HEIGHT && v == INFINITY)
+        return NULL; /* no vertical extent */
     if (!isfinite(v)) {
         snprintf(buf[p], sizeof buf[p], "%s must be finite", name);
         return buf[p];
@@ -79,22 +93,28 @@ static const char *check_param(rvo_param p, double v) {
     case RVO_PARAM_RADIUS:
     case RVO_PARAM_TIME_HORIZON:
     case RVO_PARAM_TIME_HORIZON_OBST:
-        if (!(v > 0)) return p == RVO_PARAM_RADIUS         ? "radius must be > 0"
-                             : p == RVO_PARAM_TIME_HORIZON ? "time_horizon must be > 0"
-                                                           : "time_horizon_obst must be > 0";
+        if (!(v > 0))
+            return p == RVO_PARAM_RADIUS         ? "radius must be > 0"
+                   : p == RVO_PARAM_TIME_HORIZON ? "time_horizon must be > 0"
+                                                 : "time_horizon_obst must be > 0";
         break;
     case RVO_PARAM_MAX_SPEED:
-        if (v < 0) return "max_speed must be >= 0";
+        if (v < 0)
+            return "max_speed must be >= 0";
         break;
     case RVO_PARAM_NEIGHBOR_DIST:
-        if (v < 0) return "neighbor_dist must be >= 0";
+        if (v < 0)
+            return "neighbor_dist must be >= 0";
         break;
     case RVO_PARAM_MAX_NEIGHBORS:
-        if (v != floor(v)) return "max_neighbors must be an integer";
-        if (v < 0 || v > RVO_MAX_NEIGHBORS_LIMIT) return "max_neighbors must be in [0, 1024]";
+        if (v != floor(v))
+            return "max_neighbors must be an integer";
+        if (v < 0 || v > RVO_MAX_NEIGHBORS_LIMIT)
+            return "max_neighbors must be in [0, 1024]";
         return NULL;
     case RVO_PARAM_WEIGHT:
-        if (v < 0 || v > 1) return "weight must be in [0, 1]";
+        if (v < 0 || v > 1)
+            return "weight must be in [0, 1]";
         return NULL;
     case RVO_PARAM_GROUPS:
     case RVO_PARAM_MASK:
@@ -105,9 +125,11 @@ static const char *check_param(rvo_param p, double v) {
     case RVO_PARAM_Z:
         break;
     case RVO_PARAM_HEIGHT:
-        if (!(v > 0)) return "height must be > 0";
+        if (!(v > 0))
+            return "height must be > 0";
         break;
-    default: return "unknown parameter";
+    default:
+        return "unknown parameter";
     }
     if (fabs(v) > RVO_MAX_COORD) {
         snprintf(buf[p], sizeof buf[p], "%s must be <= 1e9", name);
@@ -117,7 +139,8 @@ static const char *check_param(rvo_param p, double v) {
 }
 
 const char *rvo__param_check(rvo_param p, double v) {
-    if ((int)p < 0 || p >= RVO_PARAM_COUNT) return "unknown parameter";
+    if ((int)p < 0 || p >= RVO_PARAM_COUNT)
+        return "unknown parameter";
     return check_param(p, v);
 }
 
@@ -125,81 +148,142 @@ size_t rvo_agent_def_size(void) { return sizeof(rvo_agent_def); }
 size_t rvo_world_def_size(void) { return sizeof(rvo_world_def); }
 
 const char *rvo_agent_def_set(rvo_agent_def *d, rvo_param p, double v) {
-    if (!d) return "agent def is NULL";
-    if ((int)p < 0 || p >= RVO_PARAM_COUNT) return "unknown parameter";
+    if (!d)
+        return "agent def is NULL";
+    if ((int)p < 0 || p >= RVO_PARAM_COUNT)
+        return "unknown parameter";
     const char *e = check_param(p, v);
-    if (e) return e;
+    if (e)
+        return e;
     switch (p) {
-    case RVO_PARAM_RADIUS: d->radius = (float)v; break;
-    case RVO_PARAM_MAX_SPEED: d->max_speed = (float)v; break;
-    case RVO_PARAM_NEIGHBOR_DIST: d->neighbor_dist = (float)v; break;
-    case RVO_PARAM_MAX_NEIGHBORS: d->max_neighbors = (int32_t)v; break;
-    case RVO_PARAM_TIME_HORIZON: d->time_horizon = (float)v; break;
-    case RVO_PARAM_TIME_HORIZON_OBST: d->time_horizon_obst = (float)v; break;
-    case RVO_PARAM_WEIGHT: d->weight = (float)v; break;
-    case RVO_PARAM_GROUPS: d->groups = (uint32_t)v; break;
-    case RVO_PARAM_MASK: d->mask = (uint32_t)v; break;
-    case RVO_PARAM_Z: d->z = (float)v; break;
-    case RVO_PARAM_HEIGHT: d->height = (float)v; break;
-    default: break;
+    case RVO_PARAM_RADIUS:
+        d->radius = (float)v;
+        break;
+    case RVO_PARAM_MAX_SPEED:
+        d->max_speed = (float)v;
+        break;
+    case RVO_PARAM_NEIGHBOR_DIST:
+        d->neighbor_dist = (float)v;
+        break;
+    case RVO_PARAM_MAX_NEIGHBORS:
+        d->max_neighbors = (int32_t)v;
+        break;
+    case RVO_PARAM_TIME_HORIZON:
+        d->time_horizon = (float)v;
+        break;
+    case RVO_PARAM_TIME_HORIZON_OBST:
+        d->time_horizon_obst = (float)v;
+        break;
+    case RVO_PARAM_WEIGHT:
+        d->weight = (float)v;
+        break;
+    case RVO_PARAM_GROUPS:
+        d->groups = (uint32_t)v;
+        break;
+    case RVO_PARAM_MASK:
+        d->mask = (uint32_t)v;
+        break;
+    case RVO_PARAM_Z:
+        d->z = (float)v;
+        break;
+    case RVO_PARAM_HEIGHT:
+        d->height = (float)v;
+        break;
+    default:
+        break;
     }
     return NULL;
 }
 
 double rvo_agent_def_get(const rvo_agent_def *d, rvo_param p) {
-    if (!d) return NAN;
+    if (!d)
+        return NAN;
     switch (p) {
-    case RVO_PARAM_RADIUS: return d->radius;
-    case RVO_PARAM_MAX_SPEED: return d->max_speed;
-    case RVO_PARAM_NEIGHBOR_DIST: return d->neighbor_dist;
-    case RVO_PARAM_MAX_NEIGHBORS: return d->max_neighbors;
-    case RVO_PARAM_TIME_HORIZON: return d->time_horizon;
-    case RVO_PARAM_TIME_HORIZON_OBST: return d->time_horizon_obst;
-    case RVO_PARAM_WEIGHT: return d->weight;
-    case RVO_PARAM_GROUPS: return d->groups;
-    case RVO_PARAM_MASK: return d->mask;
-    case RVO_PARAM_Z: return d->z;
-    case RVO_PARAM_HEIGHT: return d->height;
-    default: return NAN;
+    case RVO_PARAM_RADIUS:
+        return d->radius;
+    case RVO_PARAM_MAX_SPEED:
+        return d->max_speed;
+    case RVO_PARAM_NEIGHBOR_DIST:
+        return d->neighbor_dist;
+    case RVO_PARAM_MAX_NEIGHBORS:
+        return d->max_neighbors;
+    case RVO_PARAM_TIME_HORIZON:
+        return d->time_horizon;
+    case RVO_PARAM_TIME_HORIZON_OBST:
+        return d->time_horizon_obst;
+    case RVO_PARAM_WEIGHT:
+        return d->weight;
+    case RVO_PARAM_GROUPS:
+        return d->groups;
+    case RVO_PARAM_MASK:
+        return d->mask;
+    case RVO_PARAM_Z:
+        return d->z;
+    case RVO_PARAM_HEIGHT:
+        return d->height;
+    default:
+        return NAN;
     }
 }
 
 const char *rvo_agent_def_check(const rvo_agent_def *d) {
     static RVO_THREAD_LOCAL char buf[64];
     const char *e;
-    if (!d) return "agent def is NULL";
-    if (d->cookie != RVO_AGENT_COOKIE) return "agent def not initialised with rvo_default_agent_def()";
-    if ((e = check_param(RVO_PARAM_RADIUS, d->radius))) return e;
-    if ((e = check_param(RVO_PARAM_MAX_SPEED, d->max_speed))) return e;
-    if ((e = check_param(RVO_PARAM_NEIGHBOR_DIST, d->neighbor_dist))) return e;
-    if ((e = check_param(RVO_PARAM_MAX_NEIGHBORS, d->max_neighbors))) return e;
-    if ((e = check_param(RVO_PARAM_TIME_HORIZON, d->time_horizon))) return e;
-    if ((e = check_param(RVO_PARAM_TIME_HORIZON_OBST, d->time_horizon_obst))) return e;
-    if ((e = check_param(RVO_PARAM_WEIGHT, d->weight))) return e;
-    if ((e = check_param(RVO_PARAM_Z, d->z))) return e;
-    if ((e = check_param(RVO_PARAM_HEIGHT, d->height))) return e;
-    if ((e = rvo__check_coord("vx", d->velocity.x, buf, sizeof buf))) return e;
-    if ((e = rvo__check_coord("vy", d->velocity.y, buf, sizeof buf))) return e;
-    if ((e = rvo__check_coord("pvx", d->pref_velocity.x, buf, sizeof buf))) return e;
-    if ((e = rvo__check_coord("pvy", d->pref_velocity.y, buf, sizeof buf))) return e;
+    if (!d)
+        return "agent def is NULL";
+    if (d->cookie != RVO_AGENT_COOKIE)
+        return "agent def not initialised with rvo_default_agent_def()";
+    if ((e = check_param(RVO_PARAM_RADIUS, d->radius)))
+        return e;
+    if ((e = check_param(RVO_PARAM_MAX_SPEED, d->max_speed)))
+        return e;
+    if ((e = check_param(RVO_PARAM_NEIGHBOR_DIST, d->neighbor_dist)))
+        return e;
+    if ((e = check_param(RVO_PARAM_MAX_NEIGHBORS, d->max_neighbors)))
+        return e;
+    if ((e = check_param(RVO_PARAM_TIME_HORIZON, d->time_horizon)))
+        return e;
+    if ((e = check_param(RVO_PARAM_TIME_HORIZON_OBST, d->time_horizon_obst)))
+        return e;
+    if ((e = check_param(RVO_PARAM_WEIGHT, d->weight)))
+        return e;
+    if ((e = check_param(RVO_PARAM_Z, d->z)))
+        return e;
+    if ((e = check_param(RVO_PARAM_HEIGHT, d->height)))
+        return e;
+    if ((e = rvo__check_coord("vx", d->velocity.x, buf, sizeof buf)))
+        return e;
+    if ((e = rvo__check_coord("vy", d->velocity.y, buf, sizeof buf)))
+        return e;
+    if ((e = rvo__check_coord("pvx", d->pref_velocity.x, buf, sizeof buf)))
+        return e;
+    if ((e = rvo__check_coord("pvy", d->pref_velocity.y, buf, sizeof buf)))
+        return e;
     return NULL;
 }
 
 static const char *check_dt(float dt) {
-    if (!isfinite(dt)) return "time_step must be finite";
-    if (!(dt > 0)) return "time_step must be > 0";
+    if (!isfinite(dt))
+        return "time_step must be finite";
+    if (!(dt > 0))
+        return "time_step must be > 0";
     return NULL;
 }
 
 const char *rvo_world_def_check(const rvo_world_def *d) {
     const char *e;
-    if (!d) return "world def is NULL";
-    if (d->cookie != RVO_WORLD_COOKIE) return "world def not initialised with rvo_default_world_def()";
-    if ((e = check_dt(d->time_step))) return e;
-    if (d->threads < 1 || d->threads > 64) return "threads must be in [1, 64]";
+    if (!d)
+        return "world def is NULL";
+    if (d->cookie != RVO_WORLD_COOKIE)
+        return "world def not initialised with rvo_default_world_def()";
+    if ((e = check_dt(d->time_step)))
+        return e;
+    if (d->threads < 1 || d->threads > 64)
+        return "threads must be in [1, 64]";
     if (!isfinite(d->height_margin) || d->height_margin < 0 || d->height_margin > RVO_MAX_COORD)
         return "height_margin must be within [0, 1e9]";
-    if ((e = rvo__task_def_check(d))) return e;
+    if ((e = rvo__task_def_check(d)))
+        return e;
     return rvo_agent_def_check(&d->agent);
 }
 
@@ -213,9 +297,11 @@ rvo_agent_def rvo_world_agent_defaults(const rvo_world *w) {
 }
 
 rvo_status rvo_world_set_time_step(rvo_world *w, float dt) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     const char *e = check_dt(dt);
-    if (e) return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
+    if (e)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
     w->time_step = dt;
     rvo__ok(w);
     return RVO_OK;
@@ -224,7 +310,8 @@ rvo_status rvo_world_set_time_step(rvo_world *w, float dt) {
 bool rvo_world_is_solved(const rvo_world *w) { return w && w->solved; }
 
 rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     if (!isfinite(margin) || margin < 0 || margin > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "height_margin must be within [0, 1e9]");
     w->height_margin = margin;
@@ -233,7 +320,8 @@ rvo_status rvo_world_set_height_margin(rvo_world *w, float margin) {
 }
 
 rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on) {
-    if (!w) return RVO_ERR_INVALID_ARGUMENT;
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
     w->rvo2_compat = on;
     rvo__ok(w);
     return RVO_OK;

@@ -77,8 +77,8 @@ typedef struct agent_grid {
     rvo_vec2 *item_pos; /* their positions, same order */
     rvo_vec2 *item_vel; /* the solve's new velocities, same order (see solve_range) */
     int32_t items_cap, start_cap;
-    int32_t *slot_of;   /* each agent's index in items (while building: its cell) */
-    float max_radius;   /* largest agent radius at build time */
+    int32_t *slot_of; /* each agent's index in items (while building: its cell) */
+    float max_radius; /* largest agent radius at build time */
     /* Agents may stand up to this far (per axis) from the cells they are
      * filed in: the overlap pass's grid serves the next solve, with
      * item_pos refreshed after the passes (rvo__grid_refile). Searches
@@ -116,20 +116,21 @@ struct rvo_world {
     edge_grid egrid;
 
     float height_margin;
-    bool rvo2_compat;       /* no separation pass: exactly RVO2 */
-    int32_t *sep_start;     /* separation candidates of each agent (CSR) */
+    bool rvo2_compat;   /* no separation pass: exactly RVO2 */
+    int32_t *sep_start; /* separation candidates of each agent (CSR) */
     int32_t *sep_cand;
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap: hard bodies */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
-    uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since pushed out; overlap hits by grid slot */
+    uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since
+                             pushed out; overlap hits by grid slot */
     int32_t sep_before_cap;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
     float stall_progress, stall_min_time;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
-    bool equal_shares; /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
+    bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
      * than 50/50 (RVO_UNEVEN_*: locked, another weight or a group filter;
      * with strict overlap idle or stalled)? A pair of two agents without
@@ -162,8 +163,8 @@ static inline void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t 
 static inline bool rvo__grow(rvo_world *w, void **p, int32_t *cap, int32_t need, size_t elem) {
     return rvo__base_grow(&w->base, p, cap, need, elem);
 }
-static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count, void **const arrays[],
-                                    const size_t elems[]) {
+static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, int count,
+                                    void **const arrays[], const size_t elems[]) {
     return rvo__base_grow_arrays(&w->base, cap, need, count, arrays, elems);
 }
 /* rvo__fail(w, status, arg, fmt, ...): the message into w's error slot; returns status. */

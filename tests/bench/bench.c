@@ -41,8 +41,10 @@ static void *host_thread(void *p) {
 static void *host_enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, void *task_ctx, void *user) {
     host_sched *s = user;
     int k = s->workers;
-    if (k > count / (min_range > 0 ? min_range : 1)) k = count / (min_range > 0 ? min_range : 1);
-    if (k < 1) k = 1;
+    if (k > count / (min_range > 0 ? min_range : 1))
+        k = count / (min_range > 0 ? min_range : 1);
+    if (k < 1)
+        k = 1;
     for (int i = 0; i < k; ++i) {
         host_slice *t = &s->slices[i];
         t->fn = fn;
@@ -53,8 +55,10 @@ static void *host_enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, voi
         t->started = i > 0 && pthread_create(&t->thread, NULL, host_thread, t) == 0;
     }
     for (int i = 0; i < k; ++i)
-        if (!s->slices[i].started) host_thread(&s->slices[i]); /* slice 0, or no thread */
-    for (int i = k; i < 64; ++i) s->slices[i].started = false;
+        if (!s->slices[i].started)
+            host_thread(&s->slices[i]); /* slice 0, or no thread */
+    for (int i = k; i < 64; ++i)
+        s->slices[i].started = false;
     return s;
 }
 
@@ -62,7 +66,8 @@ static void host_finish(void *task, void *user) {
     host_sched *s = task;
     (void)user;
     for (int i = 1; i < 64; ++i)
-        if (s->slices[i].started) pthread_join(s->slices[i].thread, NULL), s->slices[i].started = false;
+        if (s->slices[i].started)
+            pthread_join(s->slices[i].thread, NULL), s->slices[i].started = false;
 }
 
 int main(int argc, char **argv) {
@@ -96,8 +101,10 @@ int main(int argc, char **argv) {
     scene s = make_hooked(name, n_arg, threads, &mem, hook ? host_enqueue : NULL, hook ? host_finish : NULL,
                           hook ? &sched : NULL);
     const int n = s.n;
-    if (solver) rvo_world_set_solver(s.w, (rvo_solver)rvo_solver_from_name(solver));
-    if (strcmp(mode, "plain") == 0 || strcmp(mode, "features") == 0) rvo_world_set_rvo2_compat(s.w, true);
+    if (solver)
+        rvo_world_set_solver(s.w, (rvo_solver)rvo_solver_from_name(solver));
+    if (strcmp(mode, "plain") == 0 || strcmp(mode, "features") == 0)
+        rvo_world_set_rvo2_compat(s.w, true);
     if (strcmp(mode, "features") == 0) {
         for (int i = 0; i < n; ++i) {
             rvo_agent_set_param(s.w, s.ids[i], RVO_PARAM_WEIGHT, 0.3 + 0.1 * (i % 5));

@@ -56,9 +56,11 @@ static dtNavMesh *detour_build_navmesh(const Scene &s, double r, float floor_y, 
     std::vector<double> xs = {x0, x1}, ys = {y0, y1};
     for (const detour_rect &o : obst) {
         for (double v : {o.x0, o.x1})
-            if (v > x0 && v < x1) xs.push_back(v);
+            if (v > x0 && v < x1)
+                xs.push_back(v);
         for (double v : {o.y0, o.y1})
-            if (v > y0 && v < y1) ys.push_back(v);
+            if (v > y0 && v < y1)
+                ys.push_back(v);
     }
     std::sort(xs.begin(), xs.end());
     xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
@@ -86,19 +88,23 @@ static dtNavMesh *detour_build_navmesh(const Scene &s, double r, float floor_y, 
         for (int i = 0; i + 1 < nx; ++i) {
             const double cx = (xs[i] + xs[i + 1]) / 2, cy = (ys[j] + ys[j + 1]) / 2;
             bool inside = false;
-            for (const detour_rect &o : obst) inside = inside || (cx > o.x0 && cx < o.x1 && cy > o.y0 && cy < o.y1);
-            if (!inside) poly_of[(size_t)j * (nx - 1) + i] = npolys++;
+            for (const detour_rect &o : obst)
+                inside = inside || (cx > o.x0 && cx < o.x1 && cy > o.y0 && cy < o.y1);
+            if (!inside)
+                poly_of[(size_t)j * (nx - 1) + i] = npolys++;
         }
     const int nvp = 6;
     std::vector<unsigned short> polys((size_t)npolys * 2 * nvp, 0xffff);
     auto cell = [&](int i, int j) -> int {
-        if (i < 0 || j < 0 || i + 1 >= nx || j + 1 >= ny) return -1;
+        if (i < 0 || j < 0 || i + 1 >= nx || j + 1 >= ny)
+            return -1;
         return poly_of[(size_t)j * (nx - 1) + i];
     };
     for (int j = 0; j + 1 < ny; ++j)
         for (int i = 0; i + 1 < nx; ++i) {
             const int c = cell(i, j);
-            if (c < 0) continue;
+            if (c < 0)
+                continue;
             unsigned short *q = &polys[(size_t)c * 2 * nvp];
             // Corners in Detour's winding (x, z): (i,j) (i,j+1) (i+1,j+1) (i+1,j);
             // edge k runs from corner k to k + 1, its neighbour follows.
@@ -107,7 +113,8 @@ static dtNavMesh *detour_build_navmesh(const Scene &s, double r, float floor_y, 
             q[2] = (unsigned short)((j + 1) * nx + i + 1);
             q[3] = (unsigned short)(j * nx + i + 1);
             const int nb[4] = {cell(i - 1, j), cell(i, j + 1), cell(i + 1, j), cell(i, j - 1)};
-            for (int k = 0; k < 4; ++k) q[nvp + k] = nb[k] < 0 ? 0xffff : (unsigned short)nb[k];
+            for (int k = 0; k < 4; ++k)
+                q[nvp + k] = nb[k] < 0 ? 0xffff : (unsigned short)nb[k];
         }
     std::vector<unsigned short> flags((size_t)npolys, 1);
     std::vector<unsigned char> areas((size_t)npolys, 0);

@@ -27,7 +27,8 @@ static long rss_bytes() {
     FILE *f = fopen("/proc/self/statm", "r");
     long pages = 0, resident = 0;
     if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
         fclose(f);
     }
     return resident * sysconf(_SC_PAGESIZE);
@@ -57,9 +58,11 @@ int main(int argc, char **argv) {
     const float *ext = crowd->getQueryExtents();
     int placed = 0, targeted = 0;
     for (int i = 0; i < n; ++i) {
-        float p[3] = {s.start[2 * i], 0.0f, s.start[2 * i + 1]}, g[3] = {s.goal[2 * i], 0.0f, s.goal[2 * i + 1]};
+        float p[3] = {s.start[2 * i], 0.0f, s.start[2 * i + 1]},
+              g[3] = {s.goal[2 * i], 0.0f, s.goal[2 * i + 1]};
         const int idx = crowd->addAgent(p, &ap);
-        if (idx < 0) continue;
+        if (idx < 0)
+            continue;
         ++placed;
         dtPolyRef ref = 0;
         float nearest[3];
@@ -72,9 +75,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     const float dt = s.dt;
-    for (int k = 0; k < warm; ++k) crowd->update(dt, nullptr);
+    for (int k = 0; k < warm; ++k)
+        crowd->update(dt, nullptr);
     const double t0 = cpu_ms();
-    for (int k = 0; k < steps; ++k) crowd->update(dt, nullptr);
+    for (int k = 0; k < steps; ++k)
+        crowd->update(dt, nullptr);
     const double ms = steps > 0 ? (cpu_ms() - t0) / steps : 0.0;
     // The crowd must have moved: some agent left its start.
     double moved = 0;

@@ -37,12 +37,14 @@ int main(int argc, char **argv) {
     const int n_arg = argc > 2 ? atoi(argv[2]) : 250;
     int max_steps = argc > 3 ? atoi(argv[3]) : 0;
     if (!qs_known(name) || n_arg < 0) {
-        fprintf(stderr, "usage: detour_quality <circle|crossing|headon|cross4|corridor|doorway> [n] [max_steps]\n");
+        fprintf(stderr,
+                "usage: detour_quality <circle|crossing|headon|cross4|corridor|doorway> [n] [max_steps]\n");
         return 2;
     }
     qscene s = qs_make(name, n_arg);
     const int n = s.n, free_steps = qs_free_steps(&s);
-    if (max_steps <= 0) max_steps = 3 * free_steps;
+    if (max_steps <= 0)
+        max_steps = 3 * free_steps;
     dtNavMesh *nav = detour_build_navmesh(s, s.radius, 0.0f, "detour_quality");
     dtCrowd *crowd = dtAllocCrowd();
     if (!crowd || !crowd->init(n, s.radius, nav)) {
@@ -54,7 +56,8 @@ int main(int argc, char **argv) {
     const dtQueryFilter *filter = crowd->getFilter(0);
     const float *ext = crowd->getQueryExtents();
     for (int i = 0; i < n; ++i) {
-        const float p[3] = {s.start[2 * i], 0.0f, s.start[2 * i + 1]}, g[3] = {s.goal[2 * i], 0.0f, s.goal[2 * i + 1]};
+        const float p[3] = {s.start[2 * i], 0.0f, s.start[2 * i + 1]},
+                    g[3] = {s.goal[2 * i], 0.0f, s.goal[2 * i + 1]};
         const int idx = crowd->addAgent(p, &ap);
         dtPolyRef ref = 0;
         float nearest[3];
@@ -79,23 +82,28 @@ int main(int argc, char **argv) {
         }
         if (steps > 0) {
             worst = std::max(worst, qs_worst_overlap(&s, pos.data(), &grid));
-            if (s.nobst > 0) intrusion = std::max(intrusion, qs_worst_intrusion(&s, pos.data()));
+            if (s.nobst > 0)
+                intrusion = std::max(intrusion, qs_worst_intrusion(&s, pos.data()));
         }
-        if (p50 < 0 && 2 * home >= n) p50 = steps;
-        if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
-        if (p99 < 0 && 100 * home >= 99 * n) p99 = steps;
+        if (p50 < 0 && 2 * home >= n)
+            p50 = steps;
+        if (p90 < 0 && 10 * home >= 9 * n)
+            p90 = steps;
+        if (p99 < 0 && 100 * home >= 99 * n)
+            p99 = steps;
         if (home == n) {
             makespan = steps;
             break;
         }
-        if (steps == max_steps) break;
+        if (steps == max_steps)
+            break;
         const double t0 = now_ms();
         crowd->update(s.dt, nullptr);
         ms += now_ms() - t0;
     }
     const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
-    printf("%s,%d,detourcrowd,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, 100.0 * worst, 100.0 * intrusion, makespan,
-           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
+    printf("%s,%d,detourcrowd,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f\n", name, n, 100.0 * worst, 100.0 * intrusion,
+           makespan, free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0);
     free(grid.head);
     free(grid.next);
     dtFreeCrowd(crowd);

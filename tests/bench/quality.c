@@ -40,15 +40,20 @@ int main(int argc, char **argv) {
     int max_steps = argc > 4 ? atoi(argv[4]) : 0;
     const float jitter = argc > 5 ? (float)atof(argv[5]) : 0.0f;
     unsigned seed = argc > 6 ? (unsigned)atoi(argv[6]) : 1u;
-    if (strcmp(mode, "strict") == 0) mode = "default"; /* strict overlap is the default */
-    if (!qs_known(name) || (strcmp(mode, "default") != 0 && strcmp(mode, "soft") != 0 && strcmp(mode, "rvo2") != 0) || n_arg < 0) {
-        fprintf(stderr, "usage: quality <circle|crossing|headon|cross4|corridor|doorway> [n] [default|soft|rvo2] "
-                        "[max_steps] [jitter] [seed]\n");
+    if (strcmp(mode, "strict") == 0)
+        mode = "default"; /* strict overlap is the default */
+    if (!qs_known(name) ||
+        (strcmp(mode, "default") != 0 && strcmp(mode, "soft") != 0 && strcmp(mode, "rvo2") != 0) ||
+        n_arg < 0) {
+        fprintf(stderr,
+                "usage: quality <circle|crossing|headon|cross4|corridor|doorway> [n] [default|soft|rvo2] "
+                "[max_steps] [jitter] [seed]\n");
         return 2;
     }
     qscene s = qs_make(name, n_arg);
     const int n = s.n, free_steps = qs_free_steps(&s);
-    if (max_steps <= 0) max_steps = 3 * free_steps;
+    if (max_steps <= 0)
+        max_steps = 3 * free_steps;
 
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = s.dt;
@@ -60,21 +65,26 @@ int main(int argc, char **argv) {
     wd.agent.time_horizon_obst = s.time_horizon_obst;
     rvo_world *w = rvo_world_create(&wd);
     rvo_world_set_rvo2_compat(w, strcmp(mode, "rvo2") == 0);
-    if (strcmp(mode, "soft") == 0) rvo_world_set_strict_overlap(w, false);
+    if (strcmp(mode, "soft") == 0)
+        rvo_world_set_strict_overlap(w, false);
     const float *op = s.obst;
     for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k)
         if (!rvo_world_add_obstacle(w, op, s.obst_count[k], s.obst_closed[k])) {
             fprintf(stderr, "obstacle %d: %s\n", k, rvo_world_last_error(w));
             return 1;
         }
-    for (int i = 0; i < n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+    for (int i = 0; i < n; ++i)
+        rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
 
     float *pref = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1));
     /* the door's waypoints (x, y per agent) and the agents' radii */
-    float *way = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1)), *radii = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
-    for (int i = 0; i < n; ++i) radii[i] = s.radius;
+    float *way = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1)),
+          *radii = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; ++i)
+        radii[i] = s.radius;
     const bool lanes = s.door && !getenv("QUALITY_NAIVE_DOOR");
-    const rvo_door door = rvo_door_make(s.door_ab[0], s.door_ab[1], s.door_ab[2], s.door_ab[3], s.door_thickness);
+    const rvo_door door =
+        rvo_door_make(s.door_ab[0], s.door_ab[1], s.door_ab[2], s.door_ab[3], s.door_thickness);
     qs_grid grid = {0};
     double worst = 0, intrusion = 0, ms = 0;
     int makespan = -1, steps = 0, p50 = -1, p90 = -1, p99 = -1, home_end = 0;
@@ -82,18 +92,23 @@ int main(int argc, char **argv) {
     for (; steps < max_steps; ++steps) {
         const float *p = rvo_world_positions_view(w);
         if (trace > 0 && steps % trace == 0)
-            for (int i = 0; i < n; ++i) fprintf(stderr, "t %d %d %.3f %.3f\n", steps, i, p[2 * i], p[2 * i + 1]);
+            for (int i = 0; i < n; ++i)
+                fprintf(stderr, "t %d %d %.3f %.3f\n", steps, i, p[2 * i], p[2 * i + 1]);
         int home = 0;
-        if (lanes && rvo_door_steer(&door, n, p, radii, s.goal, way, NULL) < 0) return 1;
+        if (lanes && rvo_door_steer(&door, n, p, radii, s.goal, way, NULL) < 0)
+            return 1;
         for (int i = 0; i < n; ++i) {
             const float a = jitter > 0 ? (float)((qs_rand(&seed) * 2.0 - 1.0) * jitter) : 0.0f;
-            home += lanes ? qs_pref_to(&s, i, p[2 * i], p[2 * i + 1], way[2 * i], way[2 * i + 1], a, &pref[2 * i],
-                                       &pref[2 * i + 1])
+            home += lanes ? qs_pref_to(&s, i, p[2 * i], p[2 * i + 1], way[2 * i], way[2 * i + 1], a,
+                                       &pref[2 * i], &pref[2 * i + 1])
                           : qs_pref(&s, i, p[2 * i], p[2 * i + 1], a, &pref[2 * i], &pref[2 * i + 1]);
         }
-        if (p50 < 0 && 2 * home >= n) p50 = steps;
-        if (p90 < 0 && 10 * home >= 9 * n) p90 = steps;
-        if (p99 < 0 && 100 * home >= 99 * n) p99 = steps;
+        if (p50 < 0 && 2 * home >= n)
+            p50 = steps;
+        if (p90 < 0 && 10 * home >= 9 * n)
+            p90 = steps;
+        if (p99 < 0 && 100 * home >= 99 * n)
+            p99 = steps;
         home_end = home;
         if (home == n) {
             makespan = steps;
@@ -105,20 +120,23 @@ int main(int argc, char **argv) {
         ms += now_ms() - t0;
         p = rvo_world_positions_view(w);
         const double ov = qs_worst_overlap(&s, p, &grid);
-        if (ov > worst) worst = ov;
+        if (ov > worst)
+            worst = ov;
         if (s.nobst > 0) {
             const double in = qs_worst_intrusion(&s, p);
-            if (in > intrusion) intrusion = in;
+            if (in > intrusion)
+                intrusion = in;
         }
     }
     if (getenv("QUALITY_DUMP")) { /* final positions, to look at a jam */
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < n; ++i)
-            fprintf(stderr, "%d %.2f %.2f -> %.2f %.2f\n", i, p[2 * i], p[2 * i + 1], s.goal[2 * i], s.goal[2 * i + 1]);
+            fprintf(stderr, "%d %.2f %.2f -> %.2f %.2f\n", i, p[2 * i], p[2 * i + 1], s.goal[2 * i],
+                    s.goal[2 * i + 1]);
     }
     const bool deadlock = makespan < 0 || makespan > 2 * free_steps;
-    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f,%d\n", name, n, mode, 100.0 * worst, 100.0 * intrusion, makespan,
-           free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0, home_end);
+    printf("%s,%d,%s,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%.3f,%d\n", name, n, mode, 100.0 * worst, 100.0 * intrusion,
+           makespan, free_steps, deadlock ? 1 : 0, p50, p90, p99, steps ? ms / steps : 0.0, home_end);
     free(pref);
     free(way);
     free(radii);

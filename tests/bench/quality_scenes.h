@@ -85,7 +85,8 @@ static inline void qs_set(qscene *s, int i, float x, float y, float gx, float gy
 static inline bool qs_known(const char *name) {
     static const char *const names[] = {"circle", "crossing", "headon", "cross4", "corridor", "doorway"};
     for (size_t k = 0; k < sizeof names / sizeof *names; ++k)
-        if (strcmp(name, names[k]) == 0) return true;
+        if (strcmp(name, names[k]) == 0)
+            return true;
     return false;
 }
 
@@ -107,7 +108,8 @@ static inline qscene qs_make(const char *name, int n) {
     if (strcmp(name, "circle") == 0) {
         qs_alloc(&s, n);
         float R = (float)(n * 1.5 * 2.2 / (2 * 3.14159265358979323846));
-        if (R < 200.0f) R = 200.0f;
+        if (R < 200.0f)
+            R = 200.0f;
         for (int i = 0; i < n; ++i) {
             const float a = (float)i * 2.0f * 3.14159265f * (1.0f / (float)n);
             const float x = R * cosf(a), y = R * sinf(a);
@@ -200,8 +202,8 @@ static inline void qs_free(qscene *s) {
 /* Preferred velocity towards (tx, ty) rotated by jitter radians: the goal
  * at max_speed (the offset itself when nearer), any other point (a path
  * corner) at max_speed; true when within radius of the goal. */
-static inline bool qs_pref_to(const qscene *s, int i, float px, float py, float tx, float ty, float jitter, float *vx,
-                              float *vy) {
+static inline bool qs_pref_to(const qscene *s, int i, float px, float py, float tx, float ty, float jitter,
+                              float *vx, float *vy) {
     const float gx = s->goal[2 * i] - px, gy = s->goal[2 * i + 1] - py;
     float dx = tx - px, dy = ty - py;
     const float e2 = dx * dx + dy * dy;
@@ -231,7 +233,8 @@ static inline bool qs_pref(const qscene *s, int i, float px, float py, float jit
     if (s->door && px * dir < 1.0f) { /* not through the door yet */
         dx = dir - px;
         dy = (py > 1.0f ? 1.0f : py < -1.0f ? -1.0f : py) - py;
-        if (dx * dx + dy * dy < 0.04f) dx = dir * 0.2f; /* at the waypoint: step through */
+        if (dx * dx + dy * dy < 0.04f)
+            dx = dir * 0.2f; /* at the waypoint: step through */
     }
     const float e2 = dx * dx + dy * dy;
     if (e2 > s->max_speed * s->max_speed) {
@@ -249,13 +252,15 @@ static inline bool qs_pref(const qscene *s, int i, float px, float py, float jit
 static inline int qs_free_steps(const qscene *s) {
     double worst = 0;
     for (int i = 0; i < s->n; ++i) {
-        const double sx = s->start[2 * i], sy = s->start[2 * i + 1], gx = s->goal[2 * i], gy = s->goal[2 * i + 1];
+        const double sx = s->start[2 * i], sy = s->start[2 * i + 1], gx = s->goal[2 * i],
+                     gy = s->goal[2 * i + 1];
         double d = hypot(gx - sx, gy - sy);
         if (s->door) { /* through the waypoint */
             const double vx = gx > 0 ? 1.0 : -1.0, vy = sy > 1 ? 1 : sy < -1 ? -1 : sy;
             d = hypot(vx - sx, vy - sy) + hypot(gx - vx, gy - vy);
         }
-        if (d > worst) worst = d;
+        if (d > worst)
+            worst = d;
     }
     return (int)ceil((worst - s->radius) / (s->max_speed * s->dt));
 }
@@ -268,7 +273,8 @@ typedef struct qs_grid {
 
 static inline double qs_worst_overlap(const qscene *s, const float *pos, qs_grid *g) {
     const int n = s->n;
-    if (n < 2) return 0;
+    if (n < 2)
+        return 0;
     const double comb = 2.0 * s->radius;
     double minx = pos[0], miny = pos[1], maxx = pos[0], maxy = pos[1];
     for (int i = 1; i < n; ++i) {
@@ -287,7 +293,8 @@ static inline double qs_worst_overlap(const qscene *s, const float *pos, qs_grid
         g->head = (int *)realloc(g->head, sizeof(int) * (size_t)g->cells);
     }
     g->next = (int *)realloc(g->next, sizeof(int) * (size_t)n);
-    for (int c = 0; c < nx * ny; ++c) g->head[c] = -1;
+    for (int c = 0; c < nx * ny; ++c)
+        g->head[c] = -1;
     for (int i = 0; i < n; ++i) {
         const int cx = (int)((pos[2 * i] - minx) / cw), cy = (int)((pos[2 * i + 1] - miny) / ch);
         const int c = (cy < ny ? cy : ny - 1) * nx + (cx < nx ? cx : nx - 1);
@@ -299,11 +306,15 @@ static inline double qs_worst_overlap(const qscene *s, const float *pos, qs_grid
         const int cx = (int)((pos[2 * i] - minx) / cw), cy = (int)((pos[2 * i + 1] - miny) / ch);
         for (int y = cy - 1; y <= cy + 1; ++y)
             for (int x = cx - 1; x <= cx + 1; ++x) {
-                if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
+                if (x < 0 || y < 0 || x >= nx || y >= ny)
+                    continue;
                 for (int j = g->head[y * nx + x]; j >= 0; j = g->next[j]) {
-                    if (j <= i) continue;
-                    const double d = hypot((double)pos[2 * i] - pos[2 * j], (double)pos[2 * i + 1] - pos[2 * j + 1]);
-                    if (comb - d > worst * comb) worst = (comb - d) / comb;
+                    if (j <= i)
+                        continue;
+                    const double d =
+                        hypot((double)pos[2 * i] - pos[2 * j], (double)pos[2 * i + 1] - pos[2 * j + 1]);
+                    if (comb - d > worst * comb)
+                        worst = (comb - d) / comb;
                 }
             }
     }
@@ -330,10 +341,12 @@ static inline double qs_worst_intrusion(const qscene *s, const float *pos) {
                 double t = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey);
                 t = t < 0 ? 0 : t > 1 ? 1 : t;
                 dmin = fmin(dmin, hypot(px - (ax + t * ex), py - (ay + t * ey)));
-                if (s->obst_closed[k] && ((ay > py) != (by > py)) && px < ax + (py - ay) * ex / ey) inside = !inside;
+                if (s->obst_closed[k] && ((ay > py) != (by > py)) && px < ax + (py - ay) * ex / ey)
+                    inside = !inside;
             }
             const double intr = inside ? s->radius + dmin : s->radius - dmin;
-            if (intr / s->radius > worst) worst = intr / s->radius;
+            if (intr / s->radius > worst)
+                worst = intr / s->radius;
         }
     }
     return worst;

@@ -33,7 +33,8 @@ static void report(int seeds, int mode) {
             printf("  %-24s arrival %.1f m: mean speed %.3f m/s, moving at the end %4.1f (worst %2d), "
                    "worst overlap %5.2f%%\n",
                    rally_names[scene], radii[k], speed / seeds, (double)moving / seeds, worst, 100 * overlap);
-            if (radii[k] > 0) speed_sum += speed / seeds, moving_sum += moving, ++rows;
+            if (radii[k] > 0)
+                speed_sum += speed / seeds, moving_sum += moving, ++rows;
         }
     printf("  with an arrival radius: mean speed %.4f m/s, moving at the end %d in all\n", speed_sum / rows,
            moving_sum);
@@ -46,10 +47,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (argc > 2) {
-        const int mode = !strcmp(argv[2], "soft") ? RALLY_SOFT : !strcmp(argv[2], "rvo2") ? RALLY_RVO2 : RALLY_DEFAULT;
+        const int mode = !strcmp(argv[2], "soft")   ? RALLY_SOFT
+                         : !strcmp(argv[2], "rvo2") ? RALLY_RVO2
+                                                    : RALLY_DEFAULT;
         report(seeds, mode);
     } else {
-        for (int mode = 0; mode < 3; ++mode) report(seeds, mode);
+        for (int mode = 0; mode < 3; ++mode)
+            report(seeds, mode);
     }
     return 0;
 }

@@ -20,12 +20,12 @@ static unsigned rally_lcg(unsigned *s) { return *s = *s * 1103515245u + 12345u; 
 static float rally_frand(unsigned *s) { return (float)((rally_lcg(s) >> 8) & 0xffff) / 65536.0f; }
 
 typedef struct rest {
-    int ok;          /* every API call succeeded */
-    double speed;    /* mean speed over the last 20 s [m/s] */
-    double accel;    /* mean |dv/dt| over the last 20 s [m/s^2] */
-    int moving;      /* agents faster than 0.2 m/s at the end */
-    double overlap;  /* worst overlap over the run, fraction of ri + rj */
-    uint64_t hash;   /* final positions, bit for bit */
+    int ok;         /* every API call succeeded */
+    double speed;   /* mean speed over the last 20 s [m/s] */
+    double accel;   /* mean |dv/dt| over the last 20 s [m/s^2] */
+    int moving;     /* agents faster than 0.2 m/s at the end */
+    double overlap; /* worst overlap over the run, fraction of ri + rj */
+    uint64_t hash;  /* final positions, bit for bit */
 } rest;
 
 /* 80 agents (radius 0.5, max speed 2, dt 0.1, neighbour distance 5, time
@@ -43,10 +43,13 @@ static rest rally(int scene, float arrive, int threads, unsigned seed, int mode)
     wd.threads = threads;
     rvo_world *w = rvo_world_create(&wd);
     rest r = {0, 0, 0, 0, 0, 0};
-    if (!w) return r;
+    if (!w)
+        return r;
     r.ok = 1;
-    if (mode == RALLY_SOFT) r.ok &= rvo_world_set_strict_overlap(w, false) == RVO_OK;
-    if (mode == RALLY_RVO2) r.ok &= rvo_world_set_rvo2_compat(w, true) == RVO_OK;
+    if (mode == RALLY_SOFT)
+        r.ok &= rvo_world_set_strict_overlap(w, false) == RVO_OK;
+    if (mode == RALLY_RVO2)
+        r.ok &= rvo_world_set_rvo2_compat(w, true) == RVO_OK;
     enum { N = 80, STEPS = 1200, WINDOW = 200 };
     float goal[2 * N], pref[2 * N], prev[2 * N];
     for (int i = 0; i < N; ++i) {
@@ -66,7 +69,8 @@ static rest rally(int scene, float arrive, int threads, unsigned seed, int mode)
             const float side = i < N / 2 ? -1.0f : 1.0f;
             const int k = i % (N / 2);
             x = side * 25 + (float)(k % 5) * 1.2f, y = -5 + (float)(k / 5) * 1.3f;
-            goal[2 * i] = side * 2.5f - 1.5f + 3 * rally_frand(&seed), goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
+            goal[2 * i] = side * 2.5f - 1.5f + 3 * rally_frand(&seed),
+                     goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
         }
         r.ok &= rvo_world_add_agent(w, x, y, NULL) != 0;
     }
@@ -97,7 +101,8 @@ static rest rally(int scene, float arrive, int threads, unsigned seed, int mode)
         memcpy(prev, v, sizeof prev);
     }
     const float *p = rvo_world_positions_view(w), *v = rvo_world_velocities_view(w);
-    for (int i = 0; i < N; ++i) r.moving += hypot(v[2 * i], v[2 * i + 1]) > 0.2;
+    for (int i = 0; i < N; ++i)
+        r.moving += hypot(v[2 * i], v[2 * i + 1]) > 0.2;
     r.speed /= (double)samples;
     r.accel /= (double)samples;
     r.hash = 1469598103934665603ull;

@@ -30,7 +30,8 @@ typedef struct scene {
 static scene make(const char *name) {
     scene s;
     memset(&s, 0, sizeof s);
-#define ADD(x, y, ddx, ddy, D) (s.sx[s.n] = (x), s.sy[s.n] = (y), s.dx[s.n] = (ddx), s.dy[s.n] = (ddy), s.dist[s.n] = (D), s.n++)
+#define ADD(x, y, ddx, ddy, D)                                                                               \
+    (s.sx[s.n] = (x), s.sy[s.n] = (y), s.dx[s.n] = (ddx), s.dy[s.n] = (ddy), s.dist[s.n] = (D), s.n++)
     if (!strcmp(name, "cross2")) {
         ADD(-12, 0, 1, 0, 24);
         ADD(0, -12, 0, 1, 24);
@@ -67,7 +68,8 @@ static scene make(const char *name) {
 }
 
 /* returns 1 if ok */
-static int run(const char *name, float th, float vmax, int goal, int verbose, int threads, unsigned long long *hash) {
+static int run(const char *name, float th, float vmax, int goal, int verbose, int threads,
+               unsigned long long *hash) {
     scene s = make(name);
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.1f;
@@ -79,7 +81,8 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
     wd.threads = threads;
     rvo_world *w = rvo_world_create(&wd);
     rvo_agent_id id[MAXA];
-    for (int i = 0; i < s.n; ++i) id[i] = rvo_world_add_agent(w, s.sx[i], s.sy[i], NULL);
+    for (int i = 0; i < s.n; ++i)
+        id[i] = rvo_world_add_agent(w, s.sx[i], s.sy[i], NULL);
     if (s.corridor) {
         const float top[] = {-20, 1.25f, 20, 1.25f, 20, 3, -20, 3};
         const float bot[] = {-20, -3, 20, -3, 20, -1.25f, -20, -1.25f};
@@ -87,7 +90,8 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
         rvo_world_add_obstacle(w, bot, 4, true);
     }
     float best[MAXA], back = 0, overlap = 0, intrusion = 0;
-    for (int i = 0; i < s.n; ++i) best[i] = 0;
+    for (int i = 0; i < s.n; ++i)
+        best[i] = 0;
     const int limit = (int)((2.5f * 24.0f / vmax + 10.0f) / 0.1f);
     int done_step = -1;
     for (int step = 0; step < limit; ++step) {
@@ -96,13 +100,16 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             rvo_vec2 p;
             rvo_agent_get_position(w, id[i], &p);
             const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
-            if (prog < 20 - 1e-3f) done = 0;
+            if (prog < 20 - 1e-3f)
+                done = 0;
             if (goal) {
                 const float gx = s.sx[i] + s.dx[i] * s.dist[i], gy = s.sy[i] + s.dy[i] * s.dist[i];
                 float ex = gx - p.x, ey = gy - p.y, d = hypotf(ex, ey);
                 const float sp = d < vmax * 0.1f ? d / 0.1f : vmax;
-                if (d > 1e-6f) rvo_agent_set_pref_velocity(w, id[i], ex / d * sp, ey / d * sp);
-                else rvo_agent_set_pref_velocity(w, id[i], 0, 0);
+                if (d > 1e-6f)
+                    rvo_agent_set_pref_velocity(w, id[i], ex / d * sp, ey / d * sp);
+                else
+                    rvo_agent_set_pref_velocity(w, id[i], 0, 0);
             } else {
                 rvo_agent_set_pref_velocity(w, id[i], s.dx[i] * vmax, s.dy[i] * vmax);
             }
@@ -116,17 +123,21 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             rvo_vec2 p;
             rvo_agent_get_position(w, id[i], &p);
             const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
-            if (prog > best[i]) best[i] = prog;
-            if (best[i] - prog > back) back = best[i] - prog;
+            if (prog > best[i])
+                best[i] = prog;
+            if (best[i] - prog > back)
+                back = best[i] - prog;
             if (s.corridor) {
                 const float in = fabsf(p.y) + 0.5f - 1.25f;
-                if (in > intrusion) intrusion = in;
+                if (in > intrusion)
+                    intrusion = in;
             }
             for (int j = i + 1; j < s.n; ++j) {
                 rvo_vec2 q;
                 rvo_agent_get_position(w, id[j], &q);
                 const float ov = 1.0f - hypotf(p.x - q.x, p.y - q.y) / 1.0f;
-                if (ov > overlap) overlap = ov;
+                if (ov > overlap)
+                    overlap = ov;
             }
         }
     }
@@ -137,7 +148,8 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             rvo_agent_get_position(w, id[i], &p);
             unsigned char b[8];
             memcpy(b, &p, 8);
-            for (int k = 0; k < 8; ++k) h = (h ^ b[k]) * 1099511628211ull;
+            for (int k = 0; k < 8; ++k)
+                h = (h ^ b[k]) * 1099511628211ull;
         }
         *hash = h;
     }
@@ -145,7 +157,8 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
     const int ok = done_step >= 0 && back <= 0.5f + 1e-4f && overlap <= 0.01f && intrusion <= 1e-3f;
     if (!ok || verbose)
         printf("%-8s %s th %4.1f v %g: done %5d back %.3f overlap %.2f%% intrusion %.3f%s\n", name,
-               goal ? "goal " : "const", th, vmax, done_step, back, 100 * overlap, intrusion, ok ? "" : "  FAIL");
+               goal ? "goal " : "const", th, vmax, done_step, back, 100 * overlap, intrusion,
+               ok ? "" : "  FAIL");
     return ok;
 }
 

@@ -51,11 +51,11 @@ static inline double cpu_ms(void) {
 typedef struct scene_spec {
     int n;
     float dt, neighbor_dist, time_horizon, time_horizon_obst, radius, max_speed;
-    float pref_speed;     /* speed of the preferred velocity */
+    float pref_speed; /* speed of the preferred velocity */
     int max_neighbors;
-    float *start, *goal;  /* 2n each */
-    float *obst;          /* all obstacle points, x,y pairs, counter-clockwise */
-    int *obst_count;      /* points per obstacle */
+    float *start, *goal; /* 2n each */
+    float *obst;         /* all obstacle points, x,y pairs, counter-clockwise */
+    int *obst_count;     /* points per obstacle */
     int nobst;
 } scene_spec;
 
@@ -95,7 +95,8 @@ static inline void spec_add_square(scene_spec *s, int *cap, double x0, double y0
         s->obst_count = (int *)realloc(s->obst_count, sizeof(int) * (size_t)*cap);
     }
     float *p = s->obst + 8 * s->nobst;
-    const float q[8] = {(float)x0, (float)y0, (float)x1, (float)y0, (float)x1, (float)y1, (float)x0, (float)y1};
+    const float q[8] = {(float)x0, (float)y0, (float)x1, (float)y0,
+                        (float)x1, (float)y1, (float)x0, (float)y1};
     memcpy(p, q, sizeof q);
     s->obst_count[s->nobst++] = 4;
 }
@@ -124,7 +125,8 @@ static inline scene_spec spec_make(const char *name, int n) {
     const double side = sqrt((double)n) * 6.0;
     int cap = 0;
     if (strcmp(name, "blocks") == 0) {
-        static const float corner[4][4] = {{1, 1, -75, -75}, {-1, 1, 75, -75}, {1, -1, -75, 75}, {-1, -1, 75, 75}};
+        static const float corner[4][4] = {
+            {1, 1, -75, -75}, {-1, 1, 75, -75}, {1, -1, -75, 75}, {-1, -1, 75, 75}};
         int k = 0;
         for (int i = 0; i < 5; ++i)
             for (int j = 0; j < 5; ++j)
@@ -153,7 +155,8 @@ static inline scene_spec spec_make(const char *name, int n) {
     for (int i = 0; i < n; ++i) {
         if (strcmp(name, "circle") == 0) {
             double R = n * 1.5 * 2.2 / (2 * SCENE_PI);
-            if (R < 200) R = 200;
+            if (R < 200)
+                R = 200;
             const double a = i * 2 * SCENE_PI / n;
             s.start[2 * i] = (float)(R * cos(a));
             s.start[2 * i + 1] = (float)(R * sin(a));
@@ -182,7 +185,8 @@ static inline void spec_free(scene_spec *s) {
 
 /* Preferred velocity of an agent at p with goal g: towards g at speed,
  * the offset itself when shorter. True when p is within reach of g. */
-static inline bool scene_pref(const scene_spec *s, float px, float py, int i, float *vx, float *vy, float reach) {
+static inline bool scene_pref(const scene_spec *s, float px, float py, int i, float *vx, float *vy,
+                              float reach) {
     float dx = s->goal[2 * i] - px, dy = s->goal[2 * i + 1] - py;
     const float d2 = dx * dx + dy * dy;
     const float speed = s->pref_speed;
@@ -221,16 +225,18 @@ static inline void *counting_alloc(void *user, void *ptr, size_t old_size, size_
         return NULL;
     }
     void *q = realloc(ptr, new_size);
-    if (!q) return NULL;
+    if (!q)
+        return NULL;
     c->live += new_size - old_size;
-    if (c->live > c->peak) c->peak = c->live;
+    if (c->live > c->peak)
+        c->peak = c->live;
     return q;
 }
 
 /* counter may be NULL (the C library's allocator); enqueue/finish/user
  * set the host task hook (NULL: the built-in pool). */
-static inline scene make_hooked(const char *name, int n, int threads, alloc_count *counter, rvo_enqueue_task_fn *enqueue,
-                         rvo_finish_task_fn *finish, void *user) {
+static inline scene make_hooked(const char *name, int n, int threads, alloc_count *counter,
+                                rvo_enqueue_task_fn *enqueue, rvo_finish_task_fn *finish, void *user) {
     scene s;
     memset(&s, 0, sizeof s);
     s.spec = spec_make(name, n);
@@ -263,11 +269,14 @@ static inline scene make_hooked(const char *name, int n, int threads, alloc_coun
     const float *p = s.spec.obst;
     for (int k = 0; k < s.spec.nobst; p += 2 * s.spec.obst_count[k], ++k)
         rvo_world_add_obstacle(s.w, p, s.spec.obst_count[k], true);
-    for (int i = 0; i < n; ++i) s.ids[i] = rvo_world_add_agent(s.w, s.spec.start[2 * i], s.spec.start[2 * i + 1], NULL);
+    for (int i = 0; i < n; ++i)
+        s.ids[i] = rvo_world_add_agent(s.w, s.spec.start[2 * i], s.spec.start[2 * i + 1], NULL);
     return s;
 }
 
-static inline scene make(const char *name, int n, int threads) { return make_hooked(name, n, threads, NULL, NULL, NULL, NULL); }
+static inline scene make(const char *name, int n, int threads) {
+    return make_hooked(name, n, threads, NULL, NULL, NULL, NULL);
+}
 
 /* Sets every preferred velocity in one bulk call; returns true when every
  * agent is within its radius of its goal. */
@@ -275,7 +284,8 @@ static inline bool set_prefs(scene *s) {
     const float *p = rvo_world_positions_view(s->w);
     bool home = true;
     for (int i = 0; i < s->n; ++i)
-        if (!scene_pref(&s->spec, p[2 * i], p[2 * i + 1], i, &s->pref[2 * i], &s->pref[2 * i + 1], s->spec.radius))
+        if (!scene_pref(&s->spec, p[2 * i], p[2 * i + 1], i, &s->pref[2 * i], &s->pref[2 * i + 1],
+                        s->spec.radius))
             home = false;
     rvo_world_set_pref_velocities(s->w, s->pref, s->n);
     return home;

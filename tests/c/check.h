@@ -16,24 +16,24 @@ uint64_t check_hash_world(const rvo_world *w);
 extern int check_failures;
 extern int check_count;
 
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        ++check_count;                                                                \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++check_failures;                                                         \
-        }                                                                             \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        ++check_count;                                                                                       \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
+            ++check_failures;                                                                                \
+        }                                                                                                    \
     } while (0)
 
-#define CHECK_NEAR(a, b, eps)                                                                      \
-    do {                                                                                           \
-        const double a_ = (a), b_ = (b);                                                           \
-        ++check_count;                                                                             \
-        if (!(fabs(a_ - b_) <= (eps))) {                                                           \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g\n", __FILE__, __LINE__, \
-                    #a, a_, #b, b_);                                                               \
-            ++check_failures;                                                                      \
-        }                                                                                          \
+#define CHECK_NEAR(a, b, eps)                                                                                \
+    do {                                                                                                     \
+        const double a_ = (a), b_ = (b);                                                                     \
+        ++check_count;                                                                                       \
+        if (!(fabs(a_ - b_) <= (eps))) {                                                                     \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g\n", __FILE__, __LINE__, #a, a_,  \
+                    #b, b_);                                                                                 \
+            ++check_failures;                                                                                \
+        }                                                                                                    \
     } while (0)
 
 /* Prints a summary; returns the process exit code. */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 typedef struct trace {
-    int steps;  /* states 0..steps-1 */
+    int steps; /* states 0..steps-1 */
     int agents;
     float *s;   /* [step][agent][x y vx vy] */
     int psteps; /* preferred velocities 0..psteps-1 */
@@ -29,7 +29,8 @@ static float *read_csv(const char *name, int cols, int *rows) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, name);
     FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     size_t cap = 1 << 16, n = 0;
     float *v = malloc(cap * sizeof *v);
     char line[512];
@@ -41,9 +42,11 @@ static float *read_csv(const char *name, int cols, int *rows) {
     while (fgets(line, sizeof line, f)) {
         char *p = line;
         for (int c = 0; c < cols; ++c) {
-            if (n == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+            if (n == cap)
+                v = realloc(v, (cap *= 2) * sizeof *v);
             v[n++] = strtof(p, &p);
-            if (*p == ',') ++p;
+            if (*p == ',')
+                ++p;
         }
     }
     pclose(f);
@@ -56,11 +59,14 @@ static bool load(const char *stem, int steps_file_last, int pref_last, trace *t)
     int rows;
     snprintf(name, sizeof name, "rvo2_%s_steps0-%d.csv.gz", stem, steps_file_last);
     float *raw = read_csv(name, 6, &rows);
-    if (!raw || rows == 0) return false;
+    if (!raw || rows == 0)
+        return false;
     int max_agent = 0, max_step = 0;
     for (int r = 0; r < rows; ++r) {
-        if ((int)raw[r * 6 + 1] > max_agent) max_agent = (int)raw[r * 6 + 1];
-        if ((int)raw[r * 6] > max_step) max_step = (int)raw[r * 6];
+        if ((int)raw[r * 6 + 1] > max_agent)
+            max_agent = (int)raw[r * 6 + 1];
+        if ((int)raw[r * 6] > max_step)
+            max_step = (int)raw[r * 6];
     }
     t->agents = max_agent + 1;
     t->steps = max_step + 1;
@@ -72,7 +78,8 @@ static bool load(const char *stem, int steps_file_last, int pref_last, trace *t)
     free(raw);
     snprintf(name, sizeof name, "rvo2_%s_prefvel_steps0-%d.csv.gz", stem, pref_last);
     raw = read_csv(name, 4, &rows);
-    if (!raw) return false;
+    if (!raw)
+        return false;
     t->psteps = pref_last + 1;
     t->p = calloc((size_t)t->psteps * t->agents * 2, sizeof *t->p);
     for (int r = 0; r < rows; ++r) {
@@ -99,7 +106,8 @@ static rvo_world *make_world(const scenario *sc, const trace *t, rvo_agent_id *i
     wd.agent = sc->def;
     rvo_world *w = rvo_world_create(&wd);
     rvo_world_set_rvo2_compat(w, true); /* move exactly as RVO2 does */
-    for (int a = 0; a < t->agents; ++a) ids[a] = rvo_world_add_agent(w, state(t, 0, a)[0], state(t, 0, a)[1], NULL);
+    for (int a = 0; a < t->agents; ++a)
+        ids[a] = rvo_world_add_agent(w, state(t, 0, a)[0], state(t, 0, a)[1], NULL);
     if (sc->blocks) {
         static const float obst[4][8] = {
             {-10, 40, -40, 40, -40, 10, -10, 10},
@@ -107,7 +115,8 @@ static rvo_world *make_world(const scenario *sc, const trace *t, rvo_agent_id *i
             {10, -40, 40, -40, 40, -10, 10, -10},
             {-10, -40, -10, -10, -40, -10, -40, -40},
         };
-        for (int k = 0; k < 4; ++k) CHECK(rvo_world_add_obstacle(w, obst[k], 4, true) != 0);
+        for (int k = 0; k < 4; ++k)
+            CHECK(rvo_world_add_obstacle(w, obst[k], 4, true) != 0);
     }
     return w;
 }
@@ -160,8 +169,10 @@ static void replay(const scenario *sc) {
             const float *s1 = state(&t, k + 1, a);
             const double err = hypot((double)v.x - s1[2], (double)v.y - s1[3]);
             ++total;
-            if (err <= 1e-3) ++close;
-            if (v.x == s1[2] && v.y == s1[3]) ++exact;
+            if (err <= 1e-3)
+                ++close;
+            if (v.x == s1[2] && v.y == s1[3])
+                ++exact;
             if (err > worst) {
                 worst = err;
                 worst_step = k;
@@ -191,7 +202,8 @@ static void freerun(const scenario *sc, int must_match) {
     int diverged = -1, first_inexact = -1;
     const int last = t.steps - 1 < t.psteps ? t.steps - 1 : t.psteps;
     for (int k = 0; k < last; ++k) {
-        for (int a = 0; a < t.agents; ++a) rvo_agent_set_pref_velocity(w, ids[a], pref(&t, k, a)[0], pref(&t, k, a)[1]);
+        for (int a = 0; a < t.agents; ++a)
+            rvo_agent_set_pref_velocity(w, ids[a], pref(&t, k, a)[0], pref(&t, k, a)[1]);
         rvo_world_step(w, 0.25f);
         double worst = 0;
         for (int a = 0; a < t.agents; ++a) {
@@ -199,11 +211,15 @@ static void freerun(const scenario *sc, int must_match) {
             rvo_agent_get_position(w, ids[a], &p);
             const float *s1 = state(&t, k + 1, a);
             const double err = hypot((double)p.x - s1[0], (double)p.y - s1[1]);
-            if (err > worst) worst = err;
-            if ((p.x != s1[0] || p.y != s1[1]) && first_inexact < 0) first_inexact = k + 1;
+            if (err > worst)
+                worst = err;
+            if ((p.x != s1[0] || p.y != s1[1]) && first_inexact < 0)
+                first_inexact = k + 1;
         }
-        if (worst > 1e-3 && diverged < 0) diverged = k + 1;
-        if (k + 1 <= must_match) CHECK(worst <= 1e-3);
+        if (worst > 1e-3 && diverged < 0)
+            diverged = k + 1;
+        if (k + 1 <= must_match)
+            CHECK(worst <= 1e-3);
     }
     printf("freerun %-16s positions within 1e-3 of RVO2 up to step %d, bit-identical up to step %d (of %d)\n",
            sc->stem, diverged < 0 ? last : diverged - 1, first_inexact < 0 ? last : first_inexact - 1, last);
@@ -232,16 +248,19 @@ static void home(void) {
             /* goal logic of the trace: g = goal - p; if |g| > 2, g = normalize(g) * 2 */
             float gx = -state(&t, 0, a)[0] - p.x, gy = -state(&t, 0, a)[1] - p.y;
             const float d2 = gx * gx + gy * gy;
-            if (d2 > 1.5f * 1.5f) all_home = false;
+            if (d2 > 1.5f * 1.5f)
+                all_home = false;
             if (d2 > 4.0f) {
                 const float inv = 1.0f / sqrtf(d2);
                 gx = gx * inv * 2.0f;
                 gy = gy * inv * 2.0f;
             }
-            if (steps < t.psteps && (gx != pref(&t, steps, a)[0] || gy != pref(&t, steps, a)[1])) ++pref_mismatch;
+            if (steps < t.psteps && (gx != pref(&t, steps, a)[0] || gy != pref(&t, steps, a)[1]))
+                ++pref_mismatch;
             rvo_agent_set_pref_velocity(w, ids[a], gx, gy);
         }
-        if (all_home) break;
+        if (all_home)
+            break;
         rvo_world_step(w, 0.25f);
         for (int a = 0; a < t.agents; ++a) {
             rvo_agent_id nb[16];
@@ -249,17 +268,20 @@ static void home(void) {
             rvo_agent_get_position(w, ids[a], &p);
             const int32_t n = rvo_world_query_radius(w, p.x, p.y, 3.0f, nb, 16);
             for (int32_t k = 0; k < n && k < 16; ++k) {
-                if (nb[k] == ids[a]) continue;
+                if (nb[k] == ids[a])
+                    continue;
                 rvo_agent_get_position(w, nb[k], &q);
                 const double ov = 3.0 - hypot((double)p.x - q.x, (double)p.y - q.y);
-                if (ov > worst_overlap) worst_overlap = ov;
+                if (ov > worst_overlap)
+                    worst_overlap = ov;
             }
         }
     }
-    printf("home circle250: every agent home after %d steps (RVO2: 1426); worst overlap %.3f (%.1f%% of ri+rj)\n",
+    printf("home circle250: every agent home after %d steps (RVO2: 1426); worst overlap %.3f (%.1f%% of "
+           "ri+rj)\n",
            steps, worst_overlap, 100.0 * worst_overlap / 3.0);
-    printf("goal logic reproduces RVO2's preferred velocities: %d mismatches over steps 0..%d\n", pref_mismatch,
-           t.psteps - 1);
+    printf("goal logic reproduces RVO2's preferred velocities: %d mismatches over steps 0..%d\n",
+           pref_mismatch, t.psteps - 1);
     CHECK(steps < 10000);
     rvo_world_destroy(w);
     free(ids);

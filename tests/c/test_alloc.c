@@ -21,7 +21,8 @@ typedef struct sized {
 
 static int find_block(sized *s, void *p) {
     for (int k = 0; k < s->nblocks; ++k)
-        if (s->ptr[k] == p) return k;
+        if (s->ptr[k] == p)
+            return k;
     return -1;
 }
 
@@ -30,7 +31,8 @@ static void *sized_alloc(void *user, void *ptr, size_t old_size, size_t new_size
     int k = -1;
     if (ptr) {
         k = find_block(s, ptr);
-        if (k < 0 || s->size[k] != old_size) ++s->wrong_size;
+        if (k < 0 || s->size[k] != old_size)
+            ++s->wrong_size;
     } else if (old_size != 0) {
         ++s->wrong_size;
     }
@@ -43,11 +45,14 @@ static void *sized_alloc(void *user, void *ptr, size_t old_size, size_t new_size
         free(ptr);
         return NULL;
     }
-    if (++s->calls == s->fail_at) return NULL;
+    if (++s->calls == s->fail_at)
+        return NULL;
     void *q = realloc(ptr, new_size);
-    if (!q) return NULL;
+    if (!q)
+        return NULL;
     if (k < 0) {
-        if (s->nblocks == MAX_BLOCKS) abort(); /* the test's own limit */
+        if (s->nblocks == MAX_BLOCKS)
+            abort(); /* the test's own limit */
         k = s->nblocks++;
     }
     s->ptr[k] = q;
@@ -60,13 +65,17 @@ static void *sized_alloc(void *user, void *ptr, size_t old_size, size_t new_size
 static bool build(rvo_world *w, int agents) {
     for (int i = 0; i < agents; ++i) {
         const rvo_agent_id id = rvo_world_add_agent(w, (float)(i % 10) * 2.0f, (float)(i / 10) * 2.0f, NULL);
-        if (id == 0) return false;
-        if (rvo_agent_set_pref_velocity(w, id, 1.0f, 0.5f) != RVO_OK) return false;
+        if (id == 0)
+            return false;
+        if (rvo_agent_set_pref_velocity(w, id, 1.0f, 0.5f) != RVO_OK)
+            return false;
     }
     const float box[8] = {30, 0, 32, 0, 32, 2, 30, 2};
-    if (rvo_world_add_obstacle(w, box, 4, true) == 0) return false;
+    if (rvo_world_add_obstacle(w, box, 4, true) == 0)
+        return false;
     for (int s = 0; s < 3; ++s)
-        if (rvo_world_step(w, 0.0f) != RVO_OK) return false;
+        if (rvo_world_step(w, 0.0f) != RVO_OK)
+            return false;
     return true;
 }
 
@@ -101,13 +110,15 @@ int main(void) {
             CHECK(s.wrong_size == 0);
             continue;
         }
-        if (!build(w, 40)) ++failed;
+        if (!build(w, 40))
+            ++failed;
         s.fail_at = 0;
         CHECK(build(w, 60)); /* the world is intact and grows again */
         CHECK(rvo_world_agent_count(w) >= 60);
         rvo_world_destroy(w);
         if (s.wrong_size != 0 || s.nblocks != 0)
-            fprintf(stderr, "failing call %ld: %d wrong old sizes, %d blocks left\n", k, s.wrong_size, s.nblocks);
+            fprintf(stderr, "failing call %ld: %d wrong old sizes, %d blocks left\n", k, s.wrong_size,
+                    s.nblocks);
         CHECK(s.wrong_size == 0);
         CHECK(s.nblocks == 0);
     }

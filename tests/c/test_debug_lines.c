@@ -17,7 +17,8 @@ static rvo_vec2 lp_velocity(const float *buf, int32_t n, int32_t nobst, float ma
     }
     rvo_vec2 r;
     const int32_t fail = rvo__lp2(lines, n, max_speed, pref, false, &r);
-    if (fail < n) rvo__lp3(lines, n, nobst, fail, max_speed, &r, proj);
+    if (fail < n)
+        rvo__lp3(lines, n, nobst, fail, max_speed, &r, proj);
     return r;
 }
 
@@ -37,7 +38,8 @@ static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n) {
         ids[i] = rvo_world_add_agent(w, x, y, NULL);
         rvo_agent_set_pref_velocity(w, ids[i], 0.3f - 0.1f * (float)(i % 3), 1.5f);
     }
-    for (int s = 0; s < 3; ++s) rvo_world_step(w, 0);
+    for (int s = 0; s < 3; ++s)
+        rvo_world_step(w, 0);
     return w;
 }
 
@@ -64,9 +66,9 @@ int main(void) {
         const rvo_vec2 v = lp_velocity(buf, n, nobst, (float)max_speed, pref);
         CHECK(v.x == got.x && v.y == got.y); /* exactly the lines the solve used */
     }
-    CHECK(total_obst > 0);             /* the block is near some agents */
-    CHECK(total_lines > total_obst);   /* and agents near each other */
-    CHECK(rvo_world_is_solved(w));     /* the query does not change the phase */
+    CHECK(total_obst > 0);           /* the block is near some agents */
+    CHECK(total_lines > total_obst); /* and agents near each other */
+    CHECK(rvo_world_is_solved(w));   /* the query does not change the phase */
 
     /* Same lines on 2 threads. */
     rvo_agent_id ids2[N];
@@ -85,10 +87,12 @@ int main(void) {
     int32_t most = 0, most_i = 0;
     for (int32_t i = 0; i < N; ++i) {
         const int32_t n = rvo_world_agent_orca_lines(w, ids[i], 0, NULL, 0, NULL);
-        if (n > most) most = n, most_i = i;
+        if (n > most)
+            most = n, most_i = i;
     }
     CHECK(most >= 2);
-    for (int32_t k = 0; k < 4 * CAP; ++k) buf[k] = -99.0f;
+    for (int32_t k = 0; k < 4 * CAP; ++k)
+        buf[k] = -99.0f;
     CHECK(rvo_world_agent_orca_lines(w, ids[most_i], 0, buf, 1, NULL) == most);
     CHECK(buf[3] != -99.0f && buf[4] == -99.0f);
 

@@ -25,7 +25,8 @@ static const rvo_solver solvers[] = {RVO_SOLVER_ORCA, RVO_SOLVER_UE, RVO_SOLVER_
 static rvo_world *world(rvo_solver solver, bool compat, const rvo_agent_def *agent) {
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.1f;
-    if (agent) wd.agent = *agent;
+    if (agent)
+        wd.agent = *agent;
     rvo_world *w = rvo_world_create(&wd);
     rvo_world_set_solver(w, solver);
     rvo_world_set_rvo2_compat(w, compat);
@@ -38,11 +39,14 @@ static bool all_finite(const rvo_world *w) {
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n + 1));
     bool ok = true;
     rvo_world_get_positions(w, xy, n);
-    for (int32_t k = 0; k < 2 * n; ++k) ok = ok && isfinite(xy[k]);
+    for (int32_t k = 0; k < 2 * n; ++k)
+        ok = ok && isfinite(xy[k]);
     rvo_world_get_velocities(w, xy, n);
-    for (int32_t k = 0; k < 2 * n; ++k) ok = ok && isfinite(xy[k]);
+    for (int32_t k = 0; k < 2 * n; ++k)
+        ok = ok && isfinite(xy[k]);
     rvo_world_get_new_velocities(w, xy, n);
-    for (int32_t k = 0; k < 2 * n; ++k) ok = ok && isfinite(xy[k]);
+    for (int32_t k = 0; k < 2 * n; ++k)
+        ok = ok && isfinite(xy[k]);
     free(xy);
     return ok;
 }
@@ -55,11 +59,14 @@ static rvo_vec2 pos(const rvo_world *w, rvo_agent_id id) {
 
 static bool run(rvo_world *w, int steps) {
     bool ok = true;
-    for (int s = 0; s < steps; ++s) ok = ok && rvo_world_step(w, 0) == RVO_OK && all_finite(w);
+    for (int s = 0; s < steps; ++s)
+        ok = ok && rvo_world_step(w, 0) == RVO_OK && all_finite(w);
     return ok;
 }
 
-static float cross(rvo_vec2 o, rvo_vec2 a, rvo_vec2 b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+static float cross(rvo_vec2 o, rvo_vec2 a, rvo_vec2 b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
 
 /* Does the move p -> q cross the segment a-b (strictly)? */
 static bool crosses(rvo_vec2 p, rvo_vec2 q, rvo_vec2 a, rvo_vec2 b) {
@@ -88,8 +95,10 @@ static void coincident(rvo_solver solver, bool compat) {
     const rvo_vec2 pa = pos(w, a), pb = pos(w, b), pc = pos(w, c);
     const float ab = hypotf(pa.x - pb.x, pa.y - pb.y), ac = hypotf(pa.x - pc.x, pa.y - pc.y);
     /* apart: at least most of the way to touching (radius sum 1) */
-    if (solver == RVO_SOLVER_UE && compat) CHECK(ab == 0.0f && ac == 0.0f);
-    else CHECK(ab > 0.5f && ac > 0.5f);
+    if (solver == RVO_SOLVER_UE && compat)
+        CHECK(ab == 0.0f && ac == 0.0f);
+    else
+        CHECK(ab > 0.5f && ac > 0.5f);
     rvo_world_destroy(w);
 }
 
@@ -233,11 +242,12 @@ static void extreme_dt(rvo_solver solver, bool compat) {
 }
 
 /* Runs one case, naming it when it fails. */
-#define CASE(call, fmt, ...)                                                                       \
-    do {                                                                                           \
-        const int before_ = check_failures;                                                        \
-        call;                                                                                      \
-        if (check_failures > before_) fprintf(stderr, "  ^ in %s (" fmt ")\n", #call, __VA_ARGS__); \
+#define CASE(call, fmt, ...)                                                                                 \
+    do {                                                                                                     \
+        const int before_ = check_failures;                                                                  \
+        call;                                                                                                \
+        if (check_failures > before_)                                                                        \
+            fprintf(stderr, "  ^ in %s (" fmt ")\n", #call, __VA_ARGS__);                                    \
     } while (0)
 
 int main(void) {
@@ -250,7 +260,8 @@ int main(void) {
             CASE(tiny_horizon(solvers[s], compat), "%s, compat %d", sn, compat);
             CASE(extreme_dt(solvers[s], compat), "%s, compat %d", sn, compat);
         }
-    for (size_t s = 0; s < 3; ++s) CASE(no_neighbors(solvers[s]), "%s", rvo_solver_name(solvers[s]));
+    for (size_t s = 0; s < 3; ++s)
+        CASE(no_neighbors(solvers[s]), "%s", rvo_solver_name(solvers[s]));
     geometry();
     return check_finish("degenerate");
 }

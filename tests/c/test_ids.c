@@ -53,16 +53,19 @@ int main(void) {
             tag[k] = tag[n - 1];
             --n;
         }
-        if (it % 997 == 0) rvo_world_step(z, 0);
+        if (it % 997 == 0)
+            rvo_world_step(z, 0);
     }
     CHECK(rvo_world_agent_count(z) == n);
     int bad = 0;
     for (int k = 0; k < n; ++k) {
         rvo_vec2 q;
-        if (rvo_agent_get_position(z, live[k], &q) != RVO_OK || q.y != tag[k]) ++bad;
+        if (rvo_agent_get_position(z, live[k], &q) != RVO_OK || q.y != tag[k])
+            ++bad;
     }
     CHECK(bad == 0);
-    for (int k = 0; k < 64 && k < nremoved; ++k) CHECK(!rvo_world_agent_valid(z, removed[k]));
+    for (int k = 0; k < 64 && k < nremoved; ++k)
+        CHECK(!rvo_world_agent_valid(z, removed[k]));
     /* The bulk id list is a permutation of the live ids. */
     rvo_agent_id *ids = malloc(sizeof *ids * (size_t)n);
     CHECK(rvo_world_agent_ids(z, ids, n) == n);

@@ -30,7 +30,8 @@ static void tri(soup *s, int32_t a, int32_t b, int32_t c) {
 
 /* An upward floor quad [x0, x1] x [z0, z1] at height y. */
 static void floor_quad(soup *s, float x0, float z0, float x1, float z1, float y) {
-    const int32_t a = vert(s, x0, y, z0), b = vert(s, x1, y, z0), c = vert(s, x1, y, z1), d = vert(s, x0, y, z1);
+    const int32_t a = vert(s, x0, y, z0), b = vert(s, x1, y, z0), c = vert(s, x1, y, z1),
+                  d = vert(s, x0, y, z1);
     tri(s, a, d, b);
     tri(s, b, d, c);
 }
@@ -53,14 +54,16 @@ static rvo_nav_config test_config(void) {
     return c;
 }
 
-static double seg_dist_to_box(double ax, double az, double bx, double bz, double x0, double z0, double x1, double z1) {
+static double seg_dist_to_box(double ax, double az, double bx, double bz, double x0, double z0, double x1,
+                              double z1) {
     /* sampled: fine for a test */
     double best = INFINITY;
     for (int i = 0; i <= 200; ++i) {
         const double t = i / 200.0, x = ax + t * (bx - ax), z = az + t * (bz - az);
         const double dx = x < x0 ? x0 - x : x > x1 ? x - x1 : 0, dz = z < z0 ? z0 - z : z > z1 ? z - z1 : 0;
         const double d = (dx == 0 && dz == 0) ? -1 : sqrt(dx * dx + dz * dz);
-        if (d < best) best = d;
+        if (d < best)
+            best = d;
     }
     return best;
 }
@@ -102,12 +105,13 @@ static void test_path_around_box(void) {
         const float *p = &corners[3 * i], *q = &corners[3 * i + 3];
         len += hypot(q[0] - p[0], q[2] - p[2]);
         const double c = seg_dist_to_box(p[0], p[2], q[0], q[2], 8, 6, 12, 14);
-        if (c < clearance) clearance = c;
+        if (c < clearance)
+            clearance = c;
     }
-    printf("path around the box: %d corners, length %.2f (straight 16), clearance %.2f (agent radius 0.4)\n", (int)n,
-           len, clearance);
-    CHECK(len > 16.5);                        /* goes around, not through */
-    CHECK(clearance >= 0.4 - 0.2 - 1e-3);     /* kept off the box by the radius, within a cell */
+    printf("path around the box: %d corners, length %.2f (straight 16), clearance %.2f (agent radius 0.4)\n",
+           (int)n, len, clearance);
+    CHECK(len > 16.5);                    /* goes around, not through */
+    CHECK(clearance >= 0.4 - 0.2 - 1e-3); /* kept off the box by the radius, within a cell */
     /* asking with too little room still counts the corners */
     CHECK(rvo_nav_find_path(m, a, b, NULL, corners, 1, NULL, NULL) == n);
     CHECK(rvo_nav_find_path(m, a, b, NULL, NULL, 0, NULL, NULL) == n);
@@ -130,10 +134,13 @@ static void test_path_around_box(void) {
     const float nan3[3] = {NAN, 0, 0}, neg[3] = {1, -1, 1};
     CHECK(rvo_nav_find_path(m, nan3, b, NULL, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(err.arg == 1 && strcmp(err.message, "start must be finite") == 0);
-    CHECK(rvo_nav_find_path(m, a, nan3, NULL, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 2);
-    CHECK(rvo_nav_find_path(m, a, b, neg, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 3);
+    CHECK(rvo_nav_find_path(m, a, nan3, NULL, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          err.arg == 2);
+    CHECK(rvo_nav_find_path(m, a, b, neg, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          err.arg == 3);
     CHECK(rvo_nav_find_path(m, a, b, NULL, NULL, 4, NULL, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 4);
-    CHECK(rvo_nav_find_path(m, a, b, NULL, corners, -1, NULL, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 5);
+    CHECK(rvo_nav_find_path(m, a, b, NULL, corners, -1, NULL, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          err.arg == 5);
     CHECK(rvo_nav_find_path(NULL, a, b, NULL, corners, 16, NULL, &err) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_nav_nearest(m, nan3, NULL, out, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 1);
     CHECK(rvo_nav_nearest(m, a, neg, out, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 2);
@@ -148,7 +155,8 @@ static void test_path_around_box(void) {
     CHECK(o != NULL);
     CHECK(rvo_outline_loop_count(o) == 2);
     int holes = 0;
-    for (int32_t i = 0; i < rvo_outline_loop_count(o); ++i) holes += rvo_outline_loop_is_hole(o, i);
+    for (int32_t i = 0; i < rvo_outline_loop_count(o); ++i)
+        holes += rvo_outline_loop_is_hole(o, i);
     CHECK(holes == 1);
     rvo_outline_destroy(o);
     free(xz);
@@ -174,8 +182,8 @@ static void test_partial(void) {
     rvo_nav_destroy(m);
 }
 
-static void expect_build_error(const float *v, int32_t nv, const int32_t *t, int32_t nt, const rvo_nav_config *cfg,
-                               rvo_status st, int arg, const char *msg) {
+static void expect_build_error(const float *v, int32_t nv, const int32_t *t, int32_t nt,
+                               const rvo_nav_config *cfg, rvo_status st, int arg, const char *msg) {
     rvo_error err;
     rvo_navmesh *m = rvo_nav_build(v, nv, t, nt, cfg, &err);
     CHECK(m == NULL);
@@ -203,12 +211,14 @@ static void test_bad_build(void) {
                        "coordinate 5 must be finite and within [-1e9, 1e9]");
     bad = s;
     bad.t[5] = 4;
-    expect_build_error(bad.v, 4, bad.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 3, "index 6 refers to no vertex (there are 4)");
+    expect_build_error(bad.v, 4, bad.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 3,
+                       "index 6 refers to no vertex (there are 4)");
     cfg.cell_size = 0;
     expect_build_error(s.v, 4, s.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 5, "cell_size must be finite and > 0");
     cfg = test_config();
     cfg.agent_max_slope = NAN;
-    expect_build_error(s.v, 4, s.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 5, "agent_max_slope must be in [0, 90]");
+    expect_build_error(s.v, 4, s.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 5,
+                       "agent_max_slope must be in [0, 90]");
     cfg = test_config();
     cfg.verts_per_poly = 7;
     expect_build_error(s.v, 4, s.t, 2, &cfg, RVO_ERR_INVALID_ARGUMENT, 5, "verts_per_poly must be in [3, 6]");

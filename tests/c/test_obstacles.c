@@ -27,7 +27,8 @@ static double clearance(const poly *ps, int np, rvo_vec2 p) {
         for (int i = 0; i < segs; ++i) {
             const float *a = &ps[k].xy[2 * i], *b = &ps[k].xy[2 * ((i + 1) % ps[k].n)];
             const double d = seg_dist(p.x, p.y, a[0], a[1], b[0], b[1]);
-            if (d < best) best = d;
+            if (d < best)
+                best = d;
         }
     }
     return best;
@@ -35,11 +36,13 @@ static double clearance(const poly *ps, int np, rvo_vec2 p) {
 
 /* Walks an agent of radius 0.5 from start to goal; returns the smallest
  * clearance seen, and whether it arrived (within 0.1) in max_steps. */
-static double walk(const poly *ps, int np, float sx, float sy, float gx, float gy, int max_steps, bool *arrived) {
+static double walk(const poly *ps, int np, float sx, float sy, float gx, float gy, int max_steps,
+                   bool *arrived) {
     rvo_world_def wd = rvo_default_world_def();
     wd.time_step = 0.1f;
     rvo_world *w = rvo_world_create(&wd);
-    for (int k = 0; k < np; ++k) CHECK(rvo_world_add_obstacle(w, ps[k].xy, ps[k].n, ps[k].closed) != 0);
+    for (int k = 0; k < np; ++k)
+        CHECK(rvo_world_add_obstacle(w, ps[k].xy, ps[k].n, ps[k].closed) != 0);
     const rvo_agent_id a = rvo_world_add_agent(w, sx, sy, NULL);
     double worst = INFINITY;
     *arrived = false;
@@ -47,14 +50,16 @@ static double walk(const poly *ps, int np, float sx, float sy, float gx, float g
         rvo_vec2 p;
         rvo_agent_get_position(w, a, &p);
         const double c = clearance(ps, np, p);
-        if (c < worst) worst = c;
+        if (c < worst)
+            worst = c;
         float dx = gx - p.x, dy = gy - p.y;
         const float d = sqrtf(dx * dx + dy * dy);
         if (d < 0.1f) {
             *arrived = true;
             break;
         }
-        if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
+        if (d > 2.0f)
+            dx *= 2.0f / d, dy *= 2.0f / d;
         rvo_agent_set_pref_velocity(w, a, dx, dy);
         CHECK(rvo_world_step(w, 0) == RVO_OK);
     }
@@ -62,11 +67,11 @@ static double walk(const poly *ps, int np, float sx, float sy, float gx, float g
     return worst;
 }
 
-static const float box[] = {-1, -1, 1, -1, 1, 1, -1, 1};                /* CCW square */
-static const float ell[] = {0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4};       /* CCW L: concave at (1,1) */
-static const float wall[] = {-3, 0, 3, 0};                             /* open segment */
-static const float zig[] = {-4, 0, -1, 1, 1, -1, 4, 0};                /* open polyline */
-static const float room[] = {-5, -5, -5, 5, 5, 5, 5, -5};              /* CW: enclosure */
+static const float box[] = {-1, -1, 1, -1, 1, 1, -1, 1};         /* CCW square */
+static const float ell[] = {0, 0, 4, 0, 4, 1, 1, 1, 1, 4, 0, 4}; /* CCW L: concave at (1,1) */
+static const float wall[] = {-3, 0, 3, 0};                       /* open segment */
+static const float zig[] = {-4, 0, -1, 1, 1, -1, 4, 0};          /* open polyline */
+static const float room[] = {-5, -5, -5, 5, 5, 5, 5, -5};        /* CW: enclosure */
 
 int main(void) {
     bool arrived;
@@ -110,17 +115,17 @@ int main(void) {
         rvo_world_def wd = rvo_default_world_def();
         rvo_world *w = rvo_world_create(&wd);
         rvo_world_add_obstacle(w, box, 4, true);
-        const rvo_agent_id e = rvo_world_add_agent(w, 0, 1.3f, NULL);  /* 0.3 from the top edge */
+        const rvo_agent_id e = rvo_world_add_agent(w, 0, 1.3f, NULL);     /* 0.3 from the top edge */
         const rvo_agent_id v = rvo_world_add_agent(w, 1.2f, -1.2f, NULL); /* 0.28 from a corner */
-        rvo_agent_set_pref_velocity(w, e, 0, -1);                      /* pushing into it */
+        rvo_agent_set_pref_velocity(w, e, 0, -1);                         /* pushing into it */
         rvo_agent_set_pref_velocity(w, v, -1, 1);
         CHECK(rvo_world_solve(w, 0) != RVO_OK); /* dt 0 is not a solve step */
         CHECK(rvo_world_solve(w, 1.0f / 60) == RVO_OK);
         rvo_vec2 ve, vv;
         rvo_agent_get_new_velocity(w, e, &ve);
         rvo_agent_get_new_velocity(w, v, &vv);
-        CHECK(ve.y >= 0.0f);              /* not further into the edge */
-        CHECK(vv.x - vv.y >= 0.0f);       /* not further into the corner */
+        CHECK(ve.y >= 0.0f);        /* not further into the edge */
+        CHECK(vv.x - vv.y >= 0.0f); /* not further into the corner */
         rvo_world_destroy(w);
     }
 
@@ -134,17 +139,20 @@ int main(void) {
         CHECK(rvo_world_obstacle_count(w) == 2);
         const rvo_agent_id a = rvo_world_add_agent(w, 0, -3, NULL);
         rvo_agent_set_pref_velocity(w, a, 0, 2);
-        for (int s = 0; s < 30; ++s) rvo_world_step(w, 0);
+        for (int s = 0; s < 30; ++s)
+            rvo_world_step(w, 0);
         CHECK(rvo_world_remove_obstacle(w, o2) == RVO_OK);
         CHECK(!rvo_world_obstacle_valid(w, o2));
         CHECK(rvo_world_remove_obstacle(w, o2) == RVO_ERR_UNKNOWN_ID);
         CHECK(rvo_world_obstacle_valid(w, o1));
         rvo_vec2 p;
-        for (int s = 0; s < 600; ++s) rvo_world_step(w, 0);
+        for (int s = 0; s < 600; ++s)
+            rvo_world_step(w, 0);
         rvo_agent_get_position(w, a, &p);
         CHECK(p.y < -1.4f); /* the box still blocks */
         CHECK(rvo_world_remove_obstacle(w, o1) == RVO_OK);
-        for (int s = 0; s < 300; ++s) rvo_world_step(w, 0);
+        for (int s = 0; s < 300; ++s)
+            rvo_world_step(w, 0);
         rvo_agent_get_position(w, a, &p);
         CHECK(p.y > 5.0f); /* nothing blocks any more */
         const rvo_obstacle_id o3 = rvo_world_add_obstacle(w, box, 4, true);
@@ -159,7 +167,7 @@ int main(void) {
         CHECK(rvo_world_add_obstacle(w, dup, 3, true) == 0);
         CHECK(rvo_world_add_obstacle(w, box, 1, true) == 0);
         CHECK(rvo_world_add_obstacle(w, NULL, 3, true) == 0);
-        CHECK(rvo_world_add_obstacle(w, line3, 3, true) == 0); /* zero area */
+        CHECK(rvo_world_add_obstacle(w, line3, 3, true) == 0);  /* zero area */
         CHECK(rvo_world_add_obstacle(w, line3, 3, false) != 0); /* fine as a polyline */
         CHECK(rvo_world_obstacle_count(w) == 2);
         rvo_world_destroy(w);

@@ -13,14 +13,16 @@
 static bool loop_is(const rvo_outline *o, int32_t i, const float *exp, int32_t n) {
     int32_t m = 0;
     const float *p = rvo_outline_loop(o, i, &m);
-    if (!p || m != n) return false;
+    if (!p || m != n)
+        return false;
     for (int32_t s = 0; s < n; ++s) {
         bool same = true;
         for (int32_t k = 0; k < n && same; ++k) {
             const int32_t j = (s + k) % n;
             same = fabsf(p[2 * j] - exp[2 * k]) < 1e-5f && fabsf(p[2 * j + 1] - exp[2 * k + 1]) < 1e-5f;
         }
-        if (same) return true;
+        if (same)
+            return true;
     }
     return false;
 }
@@ -39,7 +41,8 @@ static double signed_area(const rvo_outline *o, int32_t i) {
 /* Index of the loop equal to exp, or -1. */
 static int32_t find_loop(const rvo_outline *o, const float *exp, int32_t n) {
     for (int32_t i = 0; i < rvo_outline_loop_count(o); ++i)
-        if (loop_is(o, i, exp, n)) return i;
+        if (loop_is(o, i, exp, n))
+            return i;
     return -1;
 }
 
@@ -69,8 +72,8 @@ static void test_square_with_hole(void) {
  * points along the straight sides are dropped. */
 static void test_l_corridor(void) {
     const float xy[] = {0, 0, 4, 0, 8, 0, 0, 4, 4, 4, 8, 4, 0, 8, 4, 8};
-    const int32_t tris[] = {0, 1, 4, 0, 4, 3, /* cell (0,0) */
-                            1, 5, 2, 1, 4, 5, /* cell (1,0), clockwise then ccw */
+    const int32_t tris[] = {0, 1, 4, 0, 4, 3,  /* cell (0,0) */
+                            1, 5, 2, 1, 4, 5,  /* cell (1,0), clockwise then ccw */
                             3, 4, 7, 3, 7, 6}; /* cell (0,1) */
     rvo_outline *o = rvo_outline_build(xy, 8, tris, 6, 3, 1e-4f, NULL);
     CHECK(o != NULL);
@@ -88,9 +91,9 @@ static void test_l_corridor(void) {
  * 3e-5 (below epsilon). Quads, padded to 5 per polygon. */
 static void test_t_junction_duplicates(void) {
     const float xy[] = {
-        0, 0, 2, 0, 2, 2, 0, 2,                                        /* big square */
-        2.00003f, 0, 3, 0, 3, 1, 2, 1.00002f,                          /* lower small */
-        2, 0.99998f, 3, 1.00001f, 3, 2, 1.99997f, 2.00003f,            /* upper small */
+        0,        0,        2, 0,        2, 2, 0,        2,        /* big square */
+        2.00003f, 0,        3, 0,        3, 1, 2,        1.00002f, /* lower small */
+        2,        0.99998f, 3, 1.00001f, 3, 2, 1.99997f, 2.00003f, /* upper small */
     };
     const int32_t quads[] = {0, 1, 2, 3, -1, 4, 5, 6, 7, -1, 8, 9, 10, 11, -1};
     rvo_outline *o = rvo_outline_build(xy, 12, quads, 3, 5, 1e-4f, NULL);
@@ -165,9 +168,11 @@ static void test_bad_input(void) {
     float bad[8];
     memcpy(bad, xy, sizeof bad);
     bad[5] = NAN;
-    expect_error(bad, 4, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate 6 must be finite and within [-1e9, 1e9]");
+    expect_error(bad, 4, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 1,
+                 "coordinate 6 must be finite and within [-1e9, 1e9]");
     bad[5] = INFINITY;
-    expect_error(bad, 4, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate 6 must be finite and within [-1e9, 1e9]");
+    expect_error(bad, 4, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 1,
+                 "coordinate 6 must be finite and within [-1e9, 1e9]");
     expect_error(NULL, 4, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
     expect_error(xy, -1, tris, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 2, "vertex count must be >= 0");
     expect_error(xy, 4, NULL, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 3, "polygons are missing");
@@ -176,13 +181,17 @@ static void test_bad_input(void) {
     expect_error(xy, 4, tris, 2, 3, -1, RVO_ERR_INVALID_ARGUMENT, 6, "epsilon must be finite and >= 0");
     expect_error(xy, 4, tris, 2, 3, NAN, RVO_ERR_INVALID_ARGUMENT, 6, "epsilon must be finite and >= 0");
     const int32_t out_of_range[] = {0, 1, 2, 0, 2, 4};
-    expect_error(xy, 4, out_of_range, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 3, "index 6 refers to no vertex (there are 4)");
+    expect_error(xy, 4, out_of_range, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 3,
+                 "index 6 refers to no vertex (there are 4)");
     const int32_t negative[] = {0, 1, 2, 0, -2, 3};
-    expect_error(xy, 4, negative, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 3, "index 5 refers to no vertex (there are 4)");
+    expect_error(xy, 4, negative, 2, 3, 0, RVO_ERR_INVALID_ARGUMENT, 3,
+                 "index 5 refers to no vertex (there are 4)");
     const int32_t padded[] = {0, -1, 1, 2};
-    expect_error(xy, 4, padded, 1, 4, 0, RVO_ERR_INVALID_ARGUMENT, 3, "polygon 1 has padding before its last vertex");
+    expect_error(xy, 4, padded, 1, 4, 0, RVO_ERR_INVALID_ARGUMENT, 3,
+                 "polygon 1 has padding before its last vertex");
     const int32_t short_poly[] = {0, 1, 2, -1, 0, 1, -1, -1};
-    expect_error(xy, 4, short_poly, 2, 4, 0, RVO_ERR_INVALID_ARGUMENT, 3, "polygon 2 has fewer than 3 vertices");
+    expect_error(xy, 4, short_poly, 2, 4, 0, RVO_ERR_INVALID_ARGUMENT, 3,
+                 "polygon 2 has fewer than 3 vertices");
     expect_error(xy, 0, tris, 0, 3, 0, RVO_ERR_DEGENERATE, 0, "the mesh is empty");
     expect_error(xy, 4, tris, 0, 3, 0, RVO_ERR_DEGENERATE, 0, "the mesh is empty");
     const float line[] = {0, 0, 1, 1, 2, 2};
@@ -205,7 +214,8 @@ static bool inside(const rvo_outline *o, float x, float y) {
         const float *p = rvo_outline_loop(o, i, &n);
         for (int32_t k = 0, j = n - 1; k < n; j = k++) {
             const float xk = p[2 * k], yk = p[2 * k + 1], xj = p[2 * j], yj = p[2 * j + 1];
-            if ((yk > y) != (yj > y) && x < (xj - xk) * (y - yk) / (yj - yk) + xk) in = !in;
+            if ((yk > y) != (yj > y) && x < (xj - xk) * (y - yk) / (yj - yk) + xk)
+                in = !in;
         }
     }
     return in;
@@ -222,7 +232,8 @@ static double min_edge_dist(const rvo_outline *o, float x, float y) {
             double t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy);
             t = t < 0 ? 0 : t > 1 ? 1 : t;
             const double d = hypot(ax + t * dx - x, ay + t * dy - y);
-            if (d < best) best = d;
+            if (d < best)
+                best = d;
         }
     }
     return best;
@@ -252,7 +263,8 @@ static void test_corridor_agents(void) {
     const float ring[16] = {0, 0, 4, 0, 4, 4, 0, 4, 1.5f, 1.5f, 2.5f, 1.5f, 2.5f, 2.5f, 1.5f, 2.5f};
     memcpy(&xy[2 * nv], ring, sizeof ring);
     const int32_t rt[24] = {0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
-    for (int k = 0; k < 24; ++k) tris[3 * nt + k] = nv + rt[k];
+    for (int k = 0; k < 24; ++k)
+        tris[3 * nt + k] = nv + rt[k];
     nt += 8;
     nv += 8;
     rvo_outline *o = rvo_outline_build(xy, nv, tris, nt, 3, 1e-4f, NULL);
@@ -281,7 +293,8 @@ static void test_corridor_agents(void) {
     for (int i = 0; i < N; ++i) {
         const bool east = i < N / 2;
         const float lane = 0.8f + 0.8f * (float)(i % 4), depth = 2.0f * (float)((i % (N / 2)) / 4);
-        ids[i] = east ? rvo_world_add_agent(w, 22 - depth, lane, NULL) : rvo_world_add_agent(w, lane, 22 - depth, NULL);
+        ids[i] = east ? rvo_world_add_agent(w, 22 - depth, lane, NULL)
+                      : rvo_world_add_agent(w, lane, 22 - depth, NULL);
         goal[i][0] = goal[i][1] = east ? 0.75f : 3.25f;
         leg[i] = 0;
     }
@@ -309,9 +322,11 @@ static void test_corridor_agents(void) {
         for (int i = 0; i < N; ++i) {
             rvo_vec2 p;
             rvo_agent_get_position(w, ids[i], &p);
-            if (!inside(o, p.x, p.y)) ++outside;
+            if (!inside(o, p.x, p.y))
+                ++outside;
             const double c = min_edge_dist(o, p.x, p.y);
-            if (c < worst) worst = c;
+            if (c < worst)
+                worst = c;
         }
     }
     CHECK(outside == 0);
@@ -320,10 +335,11 @@ static void test_corridor_agents(void) {
     for (int i = 0; i < N; ++i) {
         rvo_vec2 p;
         rvo_agent_get_position(w, ids[i], &p);
-        if (leg[i] == 1 && fabsf(p.x - goal[i][0]) < 3 && fabsf(p.y - goal[i][1]) < 3) ++arrived;
+        if (leg[i] == 1 && fabsf(p.x - goal[i][0]) < 3 && fabsf(p.y - goal[i][1]) < 3)
+            ++arrived;
     }
-    printf("corridor: %d agent-steps outside, smallest wall clearance %.3f (radius 0.4), %d of %d arrived\n", outside,
-           worst, arrived, N);
+    printf("corridor: %d agent-steps outside, smallest wall clearance %.3f (radius 0.4), %d of %d arrived\n",
+           outside, worst, arrived, N);
     CHECK(arrived >= N * 3 / 4);
     rvo_world_destroy(w);
     rvo_outline_destroy(o);

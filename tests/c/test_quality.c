@@ -6,16 +6,16 @@
  * inside a parked squad gets home) unless weights, locks or groups say
  * otherwise; stall events (rvo_world_stalled); snapshots keep strict
  * overlap and the stall state. */
+#include "../bench/quality_scenes.h"
 #include "check.h"
 #include "rvo.h"
-#include "../bench/quality_scenes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct result {
-    double worst;  /* worst overlap as a fraction of ri + rj */
-    int makespan;  /* steps until all are home, -1 if not */
+    double worst; /* worst overlap as a fraction of ri + rj */
+    int makespan; /* steps until all are home, -1 if not */
 } result;
 
 /* mode: 0 the default (nothing set), 1 soft (strict overlap off), 2 RVO2. */
@@ -30,8 +30,10 @@ static result circle(int n, int mode) {
     wd.agent.max_speed = 2;
     rvo_world *w = rvo_world_create(&wd);
     CHECK(rvo_world_strict_overlap(w) && !rvo_world_rvo2_compat(w)); /* the default */
-    if (mode == 2) CHECK(rvo_world_set_rvo2_compat(w, true) == RVO_OK && rvo_world_rvo2_compat(w));
-    if (mode == 1) CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK && !rvo_world_strict_overlap(w));
+    if (mode == 2)
+        CHECK(rvo_world_set_rvo2_compat(w, true) == RVO_OK && rvo_world_rvo2_compat(w));
+    if (mode == 1)
+        CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK && !rvo_world_strict_overlap(w));
     const float R = 80.0f;
     float *goal = malloc(sizeof(float) * 2 * (size_t)n), *pref = malloc(sizeof(float) * 2 * (size_t)n);
     for (int i = 0; i < n; ++i) {
@@ -48,8 +50,10 @@ static result circle(int n, int mode) {
         for (int i = 0; i < n; ++i) {
             float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d2 = dx * dx + dy * dy;
-            if (d2 > 1.5f * 1.5f) home = false;
-            if (d2 > 4.0f) dx *= 2.0f / sqrtf(d2), dy *= 2.0f / sqrtf(d2);
+            if (d2 > 1.5f * 1.5f)
+                home = false;
+            if (d2 > 4.0f)
+                dx *= 2.0f / sqrtf(d2), dy *= 2.0f / sqrtf(d2);
             pref[2 * i] = dx, pref[2 * i + 1] = dy;
         }
         if (home) {
@@ -63,9 +67,12 @@ static result circle(int n, int mode) {
             const int32_t k = rvo_world_query_radius(w, p[2 * i], p[2 * i + 1], 3.0f, hits, 32);
             for (int32_t m = 0; m < k && m < 32; ++m) {
                 const int j = (int)hits[m] - 1;
-                if (j == i) continue;
-                const double ov = (3.0 - hypot((double)p[2 * i] - p[2 * j], (double)p[2 * i + 1] - p[2 * j + 1])) / 3.0;
-                if (ov > r.worst) r.worst = ov;
+                if (j == i)
+                    continue;
+                const double ov =
+                    (3.0 - hypot((double)p[2 * i] - p[2 * j], (double)p[2 * i + 1] - p[2 * j + 1])) / 3.0;
+                if (ov > r.worst)
+                    r.worst = ov;
             }
         }
     }
@@ -92,7 +99,8 @@ static void symmetric_scenes(void) {
             const float *op = s.obst;
             for (int o = 0; o < s.nobst; op += 2 * s.obst_count[o], ++o)
                 CHECK(rvo_world_add_obstacle(w, op, s.obst_count[o], s.obst_closed[o]) != 0);
-            for (int i = 0; i < s.n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+            for (int i = 0; i < s.n; ++i)
+                rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
             float pref[64];
             qs_grid g = {0};
             double overlap = 0, intrusion = 0;
@@ -102,15 +110,17 @@ static void symmetric_scenes(void) {
                 const float *p = rvo_world_positions_view(w);
                 int home = 0;
                 for (int i = 0; i < s.n; ++i)
-                    home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&rs) * 2 - 1) * 0.1), &pref[2 * i],
-                                    &pref[2 * i + 1]);
-                if (home == s.n) break;
+                    home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&rs) * 2 - 1) * 0.1),
+                                    &pref[2 * i], &pref[2 * i + 1]);
+                if (home == s.n)
+                    break;
                 rvo_world_set_pref_velocities(w, pref, s.n);
                 rvo_world_step(w, 0);
                 overlap = fmax(overlap, qs_worst_overlap(&s, rvo_world_positions_view(w), &g));
                 intrusion = fmax(intrusion, qs_worst_intrusion(&s, rvo_world_positions_view(w)));
             }
-            if (steps > limit) printf("%s seed %u: not home within %d steps\n", names[k], seed, limit);
+            if (steps > limit)
+                printf("%s seed %u: not home within %d steps\n", names[k], seed, limit);
             CHECK(steps <= limit);
             CHECK(overlap <= 0.01);
             CHECK(intrusion <= 0.01);
@@ -142,21 +152,25 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
     const float *op = s->obst;
     for (int o = 0; o < s->nobst; op += 2 * s->obst_count[o], ++o)
         CHECK(rvo_world_add_obstacle(w, op, s->obst_count[o], s->obst_closed[o]) != 0);
-    for (int i = 0; i < s->n; ++i) rvo_world_add_agent(w, s->start[2 * i], s->start[2 * i + 1], NULL);
-    const rvo_door door = rvo_door_make(s->door_ab[0], s->door_ab[1], s->door_ab[2], s->door_ab[3], s->door_thickness);
+    for (int i = 0; i < s->n; ++i)
+        rvo_world_add_agent(w, s->start[2 * i], s->start[2 * i + 1], NULL);
+    const rvo_door door =
+        rvo_door_make(s->door_ab[0], s->door_ab[1], s->door_ab[2], s->door_ab[3], s->door_thickness);
     float pref[64], way[64], radii[32];
-    for (int i = 0; i < s->n; ++i) radii[i] = s->radius;
+    for (int i = 0; i < s->n; ++i)
+        radii[i] = s->radius;
     qs_grid g = {0};
     *overlap = *intrusion = 0;
     int makespan = -1;
     for (int step = 0; step < max_steps; ++step) {
         const float *p = rvo_world_positions_view(w);
         int home = 0;
-        if (lanes) CHECK(rvo_door_steer(&door, s->n, p, radii, s->goal, way, NULL) >= 0);
+        if (lanes)
+            CHECK(rvo_door_steer(&door, s->n, p, radii, s->goal, way, NULL) >= 0);
         for (int i = 0; i < s->n; ++i) {
             const float a = (float)((qs_rand(&seed) * 2 - 1) * 0.1);
-            home += lanes ? qs_pref_to(s, i, p[2 * i], p[2 * i + 1], way[2 * i], way[2 * i + 1], a, &pref[2 * i],
-                                       &pref[2 * i + 1])
+            home += lanes ? qs_pref_to(s, i, p[2 * i], p[2 * i + 1], way[2 * i], way[2 * i + 1], a,
+                                       &pref[2 * i], &pref[2 * i + 1])
                           : qs_pref(s, i, p[2 * i], p[2 * i + 1], a, &pref[2 * i], &pref[2 * i + 1]);
         }
         if (home == s->n) {
@@ -192,11 +206,13 @@ static void doorway_lanes(void) {
         for (unsigned seed = 1; seed <= 3; ++seed) {
             double overlap, intrusion;
             const int lanes = run_scene(&s, mode, seed, true, 3 * free_steps, &overlap, &intrusion);
-            printf("doorway %s seed %u: door lanes home after %d steps (2 x free %d), overlap %.3f%%, intrusion %.3f%%\n",
+            printf("doorway %s seed %u: door lanes home after %d steps (2 x free %d), overlap %.3f%%, "
+                   "intrusion %.3f%%\n",
                    modes[mode], seed, lanes, 2 * free_steps, 100 * overlap, 100 * intrusion);
             CHECK(lanes > 0 && lanes <= 2 * free_steps);
             CHECK(intrusion <= 0.01);
-            if (mode < 2) CHECK(overlap <= 0.01);
+            if (mode < 2)
+                CHECK(overlap <= 0.01);
             const int naive = run_scene(&s, mode, seed, false, 3 * free_steps, &overlap, &intrusion);
             CHECK(naive < 0); /* the deadlock the lanes resolve */
         }
@@ -220,7 +236,7 @@ static void door_steer_rules(void) {
     CHECK(rvo_door_steer(&d, 4, pos, r, tgt, out, NULL) == 3);
     CHECK_NEAR(out[0], 2.5f, 1e-5); /* a: its lane's corner */
     CHECK_NEAR(out[1], -0.75f, 1e-5);
-    CHECK_NEAR(out[2], -4 - 1.2f, 1e-5);                                      /* b: behind a */
+    CHECK_NEAR(out[2], -4 - 1.2f, 1e-5); /* b: behind a */
     CHECK_NEAR(out[3], -1.0f, 1e-5);
     CHECK(out[4] == 10 && out[5] == 0); /* c: untouched, bit for bit */
     CHECK_NEAR(out[6], -2.5f, 1e-5);
@@ -297,7 +313,8 @@ static arrival formation_arrival(int side, float spacing, int first, int late, i
             rvo_vec2 p;
             rvo_agent_get_position(w, id[k], &p);
             const float dx = spot[2 * k] - p.x, dy = spot[2 * k + 1] - p.y, d = sqrtf(dx * dx + dy * dy);
-            if (d > 0.05f) home = false;
+            if (d > 0.05f)
+                home = false;
             if (d == 0.0f) {
                 rvo_agent_set_pref_velocity(w, id[k], 0, 0);
                 continue;
@@ -319,7 +336,8 @@ static arrival formation_arrival(int side, float spacing, int first, int late, i
         for (int a = 0; a < n; ++a) {
             rvo_vec2 p, q;
             rvo_agent_get_position(w, id[a], &p);
-            if (a < first || a >= first + late) r.pushed = fmax(r.pushed, hypot(p.x - spot[2 * a], p.y - spot[2 * a + 1]));
+            if (a < first || a >= first + late)
+                r.pushed = fmax(r.pushed, hypot(p.x - spot[2 * a], p.y - spot[2 * a + 1]));
             for (int b = a + 1; b < n; ++b) {
                 rvo_agent_get_position(w, id[b], &q);
                 r.worst = fmax(r.worst, 1.0 - hypot(p.x - q.x, p.y - q.y));
@@ -336,18 +354,21 @@ static void formation_arrivals(void) {
         float spacing;
         int first, late, limit;
     } cases[] = {
-        {3, 1.5f, 4, 1, 900},  /* into the middle of a 3 x 3 squad, 0.5 m gaps */
-        {5, 1.5f, 12, 1, 900}, /* through two rings of a 5 x 5 squad */
+        {3, 1.5f, 4, 1, 900},   /* into the middle of a 3 x 3 squad, 0.5 m gaps */
+        {5, 1.5f, 12, 1, 900},  /* through two rings of a 5 x 5 squad */
         {5, 1.2f, 12, 1, 1500}, /* 0.2 m gaps */
-        {5, 1.5f, 7, 3, 1500}, /* three late agents, into the squad's middle row */
+        {5, 1.5f, 7, 3, 1500},  /* three late agents, into the squad's middle row */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
-        const arrival r = formation_arrival(cases[c].side, cases[c].spacing, cases[c].first, cases[c].late, cases[c].limit);
-        printf("formation %dx%d, spacing %.1f, %d late: home after %d steps, worst overlap %.2f%%, parked pushed up to %.2f m\n",
-               cases[c].side, cases[c].side, cases[c].spacing, cases[c].late, r.steps, 100 * r.worst, r.pushed);
-        CHECK(r.steps > 0);          /* everyone home, the late ones on their spots inside the squad */
-        CHECK(r.worst <= 0.01);      /* without walking through the parked agents */
-        CHECK(r.pushed > 0.05);      /* they made room: pushed aside, then walked back */
+        const arrival r =
+            formation_arrival(cases[c].side, cases[c].spacing, cases[c].first, cases[c].late, cases[c].limit);
+        printf("formation %dx%d, spacing %.1f, %d late: home after %d steps, worst overlap %.2f%%, parked "
+               "pushed up to %.2f m\n",
+               cases[c].side, cases[c].side, cases[c].spacing, cases[c].late, r.steps, 100 * r.worst,
+               r.pushed);
+        CHECK(r.steps > 0);     /* everyone home, the late ones on their spots inside the squad */
+        CHECK(r.worst <= 0.01); /* without walking through the parked agents */
+        CHECK(r.pushed > 0.05); /* they made room: pushed aside, then walked back */
     }
 }
 
@@ -364,8 +385,10 @@ static int ring_swap(int k, float ox, float oy, float turn, int mode, int max_st
     wd.agent.time_horizon = 2;
     wd.agent.time_horizon_obst = 1;
     rvo_world *w = rvo_world_create(&wd);
-    if (mode == 1) rvo_world_set_strict_overlap(w, false);
-    if (mode == 2) rvo_world_set_rvo2_compat(w, true);
+    if (mode == 1)
+        rvo_world_set_strict_overlap(w, false);
+    if (mode == 2)
+        rvo_world_set_rvo2_compat(w, true);
     const float R = k * 1.2f / 3.14159265f > 6 ? k * 1.2f / 3.14159265f : 6;
     float goal[64], pref[64];
     for (int i = 0; i < k; ++i) {
@@ -380,8 +403,10 @@ static int ring_swap(int k, float ox, float oy, float turn, int mode, int max_st
         for (int i = 0; i < k; ++i) {
             float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            if (d > 0.05f) home = false;
-            if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+            if (d > 0.05f)
+                home = false;
+            if (d > 1.5f)
+                dx *= 1.5f / d, dy *= 1.5f / d;
             pref[2 * i] = dx, pref[2 * i + 1] = dy;
         }
         if (home) {
@@ -406,12 +431,14 @@ static void symmetric_jams(void) {
         for (size_t m = 0; m < sizeof ks / sizeof ks[0]; ++m) {
             const int steps = ring_swap(ks[m], at[a][0], at[a][1], at[a][2], 0, 1000);
             if (steps < 0 || steps > 600)
-                printf("ring of %d at (%g, %g) turned %g: %d steps\n", ks[m], at[a][0], at[a][1], at[a][2], steps);
+                printf("ring of %d at (%g, %g) turned %g: %d steps\n", ks[m], at[a][0], at[a][1], at[a][2],
+                       steps);
             CHECK(steps > 0 && steps <= 600); /* straight walks take about 80-130 */
             fewest = steps < fewest ? steps : fewest;
             most = steps > most ? steps : most;
         }
-    printf("symmetric jams: rings of 2 to 32 swapping sides, no jitter, home after %d to %d steps\n", fewest, most);
+    printf("symmetric jams: rings of 2 to 32 swapping sides, no jitter, home after %d to %d steps\n", fewest,
+           most);
     /* the jam these rules break is real: RVO2 and soft mode stay in it */
     CHECK(ring_swap(8, 20, 10, 0, 2, 1000) < 0);
     CHECK(ring_swap(8, 20, 10, 0, 1, 1000) < 0);
@@ -430,15 +457,19 @@ static double pushed_aside(int setup, bool *passed) {
     rvo_world *w = rvo_world_create(&wd);
     const rvo_agent_id idle = rvo_world_add_agent(w, 0, 0, NULL);
     const rvo_agent_id walker = rvo_world_add_agent(w, -3, 0.05f, NULL);
-    if (setup == 1) rvo_agent_lock(w, idle, 0, 0);
-    if (setup == 2) rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0);
+    if (setup == 1)
+        rvo_agent_lock(w, idle, 0, 0);
+    if (setup == 2)
+        rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0);
     if (setup == 3) {
         rvo_agent_set_param(w, idle, RVO_PARAM_MASK, 1);
         rvo_agent_set_param(w, walker, RVO_PARAM_GROUPS, 2);
         rvo_agent_set_param(w, walker, RVO_PARAM_MASK, 2);
     }
-    if (setup == 4) rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0.2);
-    if (setup == 5) rvo_world_set_strict_overlap(w, false);
+    if (setup == 4)
+        rvo_agent_set_param(w, idle, RVO_PARAM_WEIGHT, 0.2);
+    if (setup == 5)
+        rvo_world_set_strict_overlap(w, false);
     double moved = 0;
     rvo_vec2 p;
     for (int k = 0; k < 100; ++k) {
@@ -456,11 +487,14 @@ static double pushed_aside(int setup, bool *passed) {
 static void give_way_rules(void) {
     bool passed[6];
     double moved[6];
-    for (int k = 0; k < 6; ++k) moved[k] = pushed_aside(k, &passed[k]);
-    printf("walker through an idle agent: moved it %.3f m (plain), %.3f (locked), %.3f (weight 0), %.3f (groups "
-           "ignore), %.3f (weight 0.2), %.3f (soft mode)\n",
-           moved[0], moved[1], moved[2], moved[3], moved[4], moved[5]);
-    for (int k = 0; k < 6; ++k) CHECK(passed[k]);
+    for (int k = 0; k < 6; ++k)
+        moved[k] = pushed_aside(k, &passed[k]);
+    printf(
+        "walker through an idle agent: moved it %.3f m (plain), %.3f (locked), %.3f (weight 0), %.3f (groups "
+        "ignore), %.3f (weight 0.2), %.3f (soft mode)\n",
+        moved[0], moved[1], moved[2], moved[3], moved[4], moved[5]);
+    for (int k = 0; k < 6; ++k)
+        CHECK(passed[k]);
     CHECK(moved[1] == 0 && moved[2] == 0 && moved[3] == 0); /* never pushed */
     CHECK(moved[0] > 0.3);                                  /* pushed aside */
     CHECK(moved[4] < 0.5 * moved[0]);                       /* a lower weight: it keeps its share */
@@ -501,7 +535,8 @@ static void stall_events(void) {
     CHECK(rvo_agent_get_stall_time(w, held, &t2) == RVO_OK && t2 == t);
     CHECK(rvo_world_stalled(w, ids, times, 4) == 1 && ids[0] == held);
     /* bad input */
-    CHECK(rvo_world_set_stall_threshold(w, -0.1f, 1) == RVO_ERR_INVALID_ARGUMENT && rvo_world_last_error_arg(w) == 1);
+    CHECK(rvo_world_set_stall_threshold(w, -0.1f, 1) == RVO_ERR_INVALID_ARGUMENT &&
+          rvo_world_last_error_arg(w) == 1);
     CHECK(rvo_world_set_stall_threshold(w, NAN, 1) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_set_stall_threshold(w, 0.1f, INFINITY) == RVO_ERR_INVALID_ARGUMENT &&
           rvo_world_last_error_arg(w) == 2);
@@ -537,14 +572,17 @@ static void snapshot_keeps_quality_state(void) {
     CHECK(rvo_world_set_strict_overlap(w, true) == RVO_OK);
     CHECK(rvo_world_set_stall_threshold(w, 0.3f, 0.5f) == RVO_OK);
     const float *op = s.obst;
-    for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k) rvo_world_add_obstacle(w, op, s.obst_count[k], true);
-    for (int i = 0; i < s.n; ++i) rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
+    for (int k = 0; k < s.nobst; op += 2 * s.obst_count[k], ++k)
+        rvo_world_add_obstacle(w, op, s.obst_count[k], true);
+    for (int i = 0; i < s.n; ++i)
+        rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL);
     float pref[48];
     unsigned seed = 5;
     for (int k = 0; k < 60; ++k) { /* into the jam */
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < s.n; ++i)
-            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i], &pref[2 * i + 1]);
+            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i],
+                    &pref[2 * i + 1]);
         rvo_world_set_pref_velocities(w, pref, s.n);
         rvo_world_step(w, 0);
     }
@@ -555,7 +593,8 @@ static void snapshot_keeps_quality_state(void) {
     rvo_world *twin = NULL;
     CHECK(rvo_world_load(buf, size, NULL, &twin, NULL, 0) == RVO_OK && twin);
     free(buf);
-    if (!twin) return;
+    if (!twin)
+        return;
     CHECK(rvo_world_strict_overlap(twin));
     float progress = 0, min_time = 0;
     rvo_world_stall_threshold(twin, &progress, &min_time);
@@ -563,18 +602,22 @@ static void snapshot_keeps_quality_state(void) {
     for (int k = 0; k < 40; ++k) {
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < s.n; ++i)
-            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i], &pref[2 * i + 1]);
+            qs_pref(&s, i, p[2 * i], p[2 * i + 1], (float)((qs_rand(&seed) * 2 - 1) * 0.1), &pref[2 * i],
+                    &pref[2 * i + 1]);
         rvo_world_set_pref_velocities(w, pref, s.n);
         rvo_world_set_pref_velocities(twin, pref, s.n);
         rvo_world_step(w, 0);
         rvo_world_step(twin, 0);
     }
-    CHECK(memcmp(rvo_world_positions_view(w), rvo_world_positions_view(twin), sizeof(float) * 2 * (size_t)s.n) == 0);
+    CHECK(memcmp(rvo_world_positions_view(w), rvo_world_positions_view(twin),
+                 sizeof(float) * 2 * (size_t)s.n) == 0);
     rvo_agent_id ids_a[24], ids_b[24];
     float times_a[24], times_b[24];
-    const int32_t na = rvo_world_stalled(w, ids_a, times_a, 24), nb = rvo_world_stalled(twin, ids_b, times_b, 24);
+    const int32_t na = rvo_world_stalled(w, ids_a, times_a, 24),
+                  nb = rvo_world_stalled(twin, ids_b, times_b, 24);
     CHECK(na > 0 && na == nb);
-    for (int32_t i = 0; i < na && i < nb; ++i) CHECK(ids_a[i] == ids_b[i] && times_a[i] == times_b[i]);
+    for (int32_t i = 0; i < na && i < nb; ++i)
+        CHECK(ids_a[i] == ids_b[i] && times_a[i] == times_b[i]);
     rvo_world_destroy(twin);
     rvo_world_destroy(w);
     qs_free(&s);
@@ -586,55 +629,59 @@ int main(void) {
            "default %.2f%%, makespan %d\n",
            100 * plain.worst, plain.makespan, 100 * soft.worst, soft.makespan, 100 * def.worst, def.makespan);
     CHECK(plain.makespan > 0 && soft.makespan > 0 && def.makespan > 0);
-    CHECK(plain.worst > 0.05);                       /* RVO2 overlaps here */
-    CHECK(soft.worst < 0.6 * plain.worst);           /* the soft mode: clearly less */
+    CHECK(plain.worst > 0.05);                        /* RVO2 overlaps here */
+    CHECK(soft.worst < 0.6 * plain.worst);            /* the soft mode: clearly less */
     CHECK(soft.makespan <= plain.makespan * 11 / 10); /* and not slower */
-    CHECK(def.worst <= 0.01);                        /* hard bodies: at most 1% of ri + rj */
-    CHECK(def.makespan <= plain.makespan);           /* and no slower than RVO2 */
+    CHECK(def.worst <= 0.01);                         /* hard bodies: at most 1% of ri + rj */
+    CHECK(def.makespan <= plain.makespan);            /* and no slower than RVO2 */
 
     /* Separation never moves a locked agent or a weight-0 one, and pushes a
      * movable agent out of it. */
     for (int strict_mode = 0; strict_mode < 2; ++strict_mode) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
-    rvo_world_set_strict_overlap(w, strict_mode == 1);
-    const rvo_agent_id locked = rvo_world_add_agent(w, 0, 0, NULL);
-    const rvo_agent_id hero = rvo_world_add_agent(w, 5, 0, NULL);
-    const rvo_agent_id a = rvo_world_add_agent(w, 0.3f, 0, NULL), b = rvo_world_add_agent(w, 5.2f, 0.1f, NULL);
-    rvo_agent_lock(w, locked, 0, 0);
-    rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, 0);
-    rvo_world_step(w, 0);
-    rvo_vec2 pl, ph, pa, pb;
-    rvo_agent_get_position(w, locked, &pl);
-    rvo_agent_get_position(w, hero, &ph);
-    rvo_agent_get_position(w, a, &pa);
-    rvo_agent_get_position(w, b, &pb);
-    CHECK(pl.x == 0 && pl.y == 0);
-    CHECK(ph.x == 5 && ph.y == 0);
-    CHECK(hypot(pa.x - pl.x, pa.y - pl.y) >= 1.0 - 1e-4);
-    CHECK(hypot(pb.x - ph.x, pb.y - ph.y) >= 1.0 - 1e-4);
-
-    /* Pushed against a wall by a crowd, nobody enters its clearance. */
-    const float wall[] = {-10, -1, 10, -1};
-    rvo_world_add_obstacle(w, wall, 2, false);
-    rvo_agent_id crowd[40];
-    for (int i = 0; i < 40; ++i) crowd[i] = rvo_world_add_agent(w, -5.0f + 0.5f * (float)(i % 20), 3.0f + (float)(i / 20), NULL);
-    double worst = 0;
-    for (int s = 0; s < 200; ++s) {
-        for (int i = 0; i < 40; ++i) rvo_agent_set_pref_velocity(w, crowd[i], 0, -2);
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_set_strict_overlap(w, strict_mode == 1);
+        const rvo_agent_id locked = rvo_world_add_agent(w, 0, 0, NULL);
+        const rvo_agent_id hero = rvo_world_add_agent(w, 5, 0, NULL);
+        const rvo_agent_id a = rvo_world_add_agent(w, 0.3f, 0, NULL),
+                           b = rvo_world_add_agent(w, 5.2f, 0.1f, NULL);
+        rvo_agent_lock(w, locked, 0, 0);
+        rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, 0);
         rvo_world_step(w, 0);
-        for (int i = 0; i < 40; ++i) {
-            rvo_vec2 p;
-            rvo_agent_get_position(w, crowd[i], &p);
-            if (p.x > -10 && p.x < 10 && p.y > -1) {
-                const double intrusion = 0.5 - (p.y + 1.0);
-                if (intrusion > worst) worst = intrusion;
+        rvo_vec2 pl, ph, pa, pb;
+        rvo_agent_get_position(w, locked, &pl);
+        rvo_agent_get_position(w, hero, &ph);
+        rvo_agent_get_position(w, a, &pa);
+        rvo_agent_get_position(w, b, &pb);
+        CHECK(pl.x == 0 && pl.y == 0);
+        CHECK(ph.x == 5 && ph.y == 0);
+        CHECK(hypot(pa.x - pl.x, pa.y - pl.y) >= 1.0 - 1e-4);
+        CHECK(hypot(pb.x - ph.x, pb.y - ph.y) >= 1.0 - 1e-4);
+
+        /* Pushed against a wall by a crowd, nobody enters its clearance. */
+        const float wall[] = {-10, -1, 10, -1};
+        rvo_world_add_obstacle(w, wall, 2, false);
+        rvo_agent_id crowd[40];
+        for (int i = 0; i < 40; ++i)
+            crowd[i] = rvo_world_add_agent(w, -5.0f + 0.5f * (float)(i % 20), 3.0f + (float)(i / 20), NULL);
+        double worst = 0;
+        for (int s = 0; s < 200; ++s) {
+            for (int i = 0; i < 40; ++i)
+                rvo_agent_set_pref_velocity(w, crowd[i], 0, -2);
+            rvo_world_step(w, 0);
+            for (int i = 0; i < 40; ++i) {
+                rvo_vec2 p;
+                rvo_agent_get_position(w, crowd[i], &p);
+                if (p.x > -10 && p.x < 10 && p.y > -1) {
+                    const double intrusion = 0.5 - (p.y + 1.0);
+                    if (intrusion > worst)
+                        worst = intrusion;
+                }
             }
         }
-    }
-    printf("crowd against a wall: deepest intrusion into clearance %.4f (radius 0.5)\n", worst);
-    CHECK(worst <= 0.01 * 0.5);
-    rvo_world_destroy(w);
+        printf("crowd against a wall: deepest intrusion into clearance %.4f (radius 0.5)\n", worst);
+        CHECK(worst <= 0.01 * 0.5);
+        rvo_world_destroy(w);
     }
 
     symmetric_scenes();

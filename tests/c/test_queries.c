@@ -12,7 +12,8 @@ typedef struct near {
 
 static int cmp_near(const void *a, const void *b) {
     const near *x = a, *y = b;
-    if (x->d != y->d) return x->d < y->d ? -1 : 1;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -50,7 +51,8 @@ static void searches_after_pushes(void) {
             int n = 0;
             for (int j = 0; j < N; ++j) {
                 const float dx = xy[2 * j] - px, dy = xy[2 * j + 1] - py;
-                if (dx * dx + dy * dy <= r * r) all[n++].id = ids[j];
+                if (dx * dx + dy * dy <= r * r)
+                    all[n++].id = ids[j];
             }
             radius_bad += rvo_world_query_radius(w, px, py, r, out, N) != n;
         }
@@ -59,13 +61,16 @@ static void searches_after_pushes(void) {
             for (int j = 0; j < N; ++j) {
                 const float dx = xy[2 * i] - xy[2 * j], dy = xy[2 * i + 1] - xy[2 * j + 1];
                 const float d = dx * dx + dy * dy;
-                if (j != i && d < 16.0f) all[n++] = (near){d, ids[j]};
+                if (j != i && d < 16.0f)
+                    all[n++] = (near){d, ids[j]};
             }
             qsort(all, (size_t)n, sizeof *all, cmp_near);
-            if (n > K) n = K;
+            if (n > K)
+                n = K;
             const int32_t got = rvo_world_query_neighbors(w, ids[i], out, N);
             bool same = got == n;
-            for (int k = 0; same && k < n; ++k) same = out[k] == all[k].id;
+            for (int k = 0; same && k < n; ++k)
+                same = out[k] == all[k].id;
             knn_bad += !same;
         }
     }
@@ -84,7 +89,8 @@ int main(void) {
     wd.agent.neighbor_dist = 5;
     rvo_world *w = rvo_world_create(&wd);
     rvo_agent_id ids[8];
-    for (int i = 0; i < 8; ++i) ids[i] = rvo_world_add_agent(w, (float)i, 0, NULL);
+    for (int i = 0; i < 8; ++i)
+        ids[i] = rvo_world_add_agent(w, (float)i, 0, NULL);
     rvo_agent_id out[16];
     /* agent 3's nearest: 2 and 4 at distance 1 (ties by id), then 1 or 5 -> 1 (smaller id) */
     CHECK(rvo_world_query_neighbors(w, ids[3], out, 16) == 3);

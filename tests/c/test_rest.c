@@ -22,9 +22,10 @@ static void rally_comes_to_rest(void) {
         const float radii[] = {3.0f, 1.5f};
         for (int k = 0; k < 2; ++k) {
             const rest r = rally(scene, radii[k], 1, 12345u, RALLY_DEFAULT);
-            printf("rally %s, arrival radius %.1f m: mean speed %.3f m/s, mean |dv/dt| %.3f m/s^2 (last 20 s), "
-                   "%d moving at the end, worst overlap %.2f%%\n",
-                   rally_names[scene], radii[k], r.speed, r.accel, r.moving, 100 * r.overlap);
+            printf(
+                "rally %s, arrival radius %.1f m: mean speed %.3f m/s, mean |dv/dt| %.3f m/s^2 (last 20 s), "
+                "%d moving at the end, worst overlap %.2f%%\n",
+                rally_names[scene], radii[k], r.speed, r.accel, r.moving, 100 * r.overlap);
             CHECK(r.ok);
             CHECK(r.overlap <= 0.01); /* hard bodies still */
             /* 0.6-0.8 m/s and 60-79 moving where it churned at first; then,
@@ -74,7 +75,8 @@ static int head_on(float th, float offset, float vmax, bool goal, float *back) {
         rvo_agent_get_position(w, b, &pb);
         best_a = fmaxf(best_a, pa.x), best_b = fminf(best_b, pb.x);
         *back = fmaxf(*back, fmaxf(best_a - pa.x, pb.x - best_b));
-        if (pa.x > 10 && pb.x < -10) passed = step;
+        if (pa.x > 10 && pb.x < -10)
+            passed = step;
     }
     rvo_world_destroy(w);
     return passed;
@@ -101,7 +103,8 @@ static void head_on_pairs_pass(void) {
                     slowest = steps > slowest ? steps : slowest;
                     worst = fmaxf(worst, back);
                 }
-    printf("head-on pairs: all passed, the slowest in %d steps, pushed back at most %.3f m\n", slowest, worst);
+    printf("head-on pairs: all passed, the slowest in %d steps, pushed back at most %.3f m\n", slowest,
+           worst);
     /* the pair: horizon 2 s, max speed 2, within 200 steps */
     float back;
     const int steps = head_on(2, 0, 2, false, &back);

@@ -25,14 +25,16 @@ static void steer(rvo_world *w, const rvo_agent_id *ids, const float *goals, int
         rvo_agent_get_position(w, ids[i], &p);
         float dx = goals[2 * i] - p.x, dy = goals[2 * i + 1] - p.y;
         const float d = sqrtf(dx * dx + dy * dy);
-        if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+        if (d > 1.5f)
+            dx *= 1.5f / d, dy *= 1.5f / d;
         rvo_agent_set_pref_velocity(w, ids[i], dx, dy);
     }
 }
 
 static void hero_is_not_pushed(void) {
     rvo_world *w = world();
-    const rvo_agent_id hero = rvo_world_add_agent(w, 0, 0.1f, NULL); /* off the middle row: exact head-on stalls */
+    const rvo_agent_id hero =
+        rvo_world_add_agent(w, 0, 0.1f, NULL); /* off the middle row: exact head-on stalls */
     CHECK(rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, 0.0) == RVO_OK);
     rvo_agent_id crowd[30];
     float goals[60];
@@ -48,7 +50,8 @@ static void hero_is_not_pushed(void) {
         rvo_world_step(w, 0);
         for (int i = 0; i < 30; ++i) {
             const double g = dist(w, hero, crowd[i]) - 1.0;
-            if (g < min_gap) min_gap = g;
+            if (g < min_gap)
+                min_gap = g;
         }
     }
     rvo_vec2 p;
@@ -59,7 +62,8 @@ static void hero_is_not_pushed(void) {
         rvo_agent_get_position(w, crowd[i], &q);
         passed += q.x > 5;
     }
-    printf("weight 0 hero: moved (%.2g, %.2g), %d of 30 passed, smallest gap %.3f\n", p.x, p.y, passed, min_gap);
+    printf("weight 0 hero: moved (%.2g, %.2g), %d of 30 passed, smallest gap %.3f\n", p.x, p.y, passed,
+           min_gap);
     CHECK(fabs(p.x) <= 1e-6 && fabs(p.y - 0.1) <= 1e-6);
     CHECK(passed == 30);
     CHECK(min_gap > -0.05);
@@ -92,7 +96,8 @@ static void weights_split(void) {
             dev_b += fabs(vb.y);
             rvo_world_integrate(w, 0.1f);
         }
-        printf("weights %.2f/%.2f: sideways effort %.3f / %.3f\n", weights[c][0], weights[c][1], dev_a, dev_b);
+        printf("weights %.2f/%.2f: sideways effort %.3f / %.3f\n", weights[c][0], weights[c][1], dev_a,
+               dev_b);
         if (c == 0)
             CHECK(fabs(dev_a - dev_b) <= 0.1 * (dev_a + dev_b));
         else
@@ -128,23 +133,27 @@ static void groups(void) {
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j) {
                 const double d = dist(w, s1[i], s2[j]);
-                if (d < min_cross) min_cross = d;
+                if (d < min_cross)
+                    min_cross = d;
             }
         for (int i = 0; i < 4; ++i) {
             const double d1 = dist(w, s1[i], g4), d2 = dist(w, s2[i], g4);
-            if (d1 < min_third) min_third = d1;
-            if (d2 < min_third) min_third = d2;
+            if (d1 < min_third)
+                min_third = d1;
+            if (d2 < min_third)
+                min_third = d2;
         }
     }
-    printf("groups: squads came within %.3f of each other (ignored), within %.3f of group 4 (avoided)\n", min_cross,
-           min_third);
-    CHECK(min_cross < 0.5);      /* walked through each other */
+    printf("groups: squads came within %.3f of each other (ignored), within %.3f of group 4 (avoided)\n",
+           min_cross, min_third);
+    CHECK(min_cross < 0.5);        /* walked through each other */
     CHECK(min_third > 1.0 - 0.05); /* but not through group 4 */
     /* the neighbour query honours the mask */
     rvo_agent_id out[16];
     const int32_t n = rvo_world_query_neighbors(w, s1[0], out, 16);
     for (int32_t k = 0; k < n; ++k)
-        for (int j = 0; j < 4; ++j) CHECK(out[k] != s2[j]);
+        for (int j = 0; j < 4; ++j)
+            CHECK(out[k] != s2[j]);
     CHECK(rvo_agent_set_param(w, g4, RVO_PARAM_MASK, -1) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_agent_set_param(w, g4, RVO_PARAM_GROUPS, 1.5) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_agent_set_param(w, g4, RVO_PARAM_GROUPS, 4294967296.0) == RVO_ERR_INVALID_ARGUMENT);
@@ -164,7 +173,8 @@ static void groups(void) {
         b_dev += fabs(vb.y) + fabs(vb.x + 1);
         rvo_world_integrate(w, 0.1f);
         const double g = dist(w, a, b) - 1.0;
-        if (g < min_gap) min_gap = g;
+        if (g < min_gap)
+            min_gap = g;
     }
     printf("asymmetric pair: B's deviation %.3g, smallest gap %.3f\n", b_dev, min_gap);
     CHECK(b_dev == 0.0);
@@ -186,13 +196,15 @@ static void locks(void) {
         rvo_agent_get_velocity(w, b, &vb);
         CHECK(vb.x == -1 && vb.y == 0);
         const double g = dist(w, a, b) - 1.0;
-        if (g < min_gap) min_gap = g;
+        if (g < min_gap)
+            min_gap = g;
     }
     CHECK(min_gap > -0.01);
     rvo_agent_id out[4];
     const int32_t n = rvo_world_avoiding(w, 1e-4f, out, 4);
     CHECK(n >= 0 && n <= 1); /* b is locked, never reported */
-    for (int32_t k = 0; k < n; ++k) CHECK(out[k] == a);
+    for (int32_t k = 0; k < n; ++k)
+        CHECK(out[k] == a);
     CHECK(rvo_agent_unlock(w, b) == RVO_OK);
     CHECK(rvo_agent_is_locked(w, b) == 0);
     rvo_world_step(w, 0);
@@ -246,11 +258,12 @@ static void height(void) {
         rvo_world_step(w, 0);
         for (int i = 0; i < 6; ++i) {
             const double d = dist(w, f0[i], f1[i]);
-            if (d < min_cross) min_cross = d;
+            if (d < min_cross)
+                min_cross = d;
         }
     }
     printf("height: floors crossed within %.3f of each other\n", min_cross);
-    CHECK(min_cross < 0.3); /* straight through: no interaction between floors */
+    CHECK(min_cross < 0.3);                             /* straight through: no interaction between floors */
     CHECK(rvo_world_set_height_margin(w, 3) == RVO_OK); /* now 4 - 2 = 2 < 3: they interact */
     CHECK(rvo_world_set_height_margin(w, -1) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_agent_set_param(w, f0[0], RVO_PARAM_HEIGHT, 0) == RVO_ERR_INVALID_ARGUMENT);
@@ -316,7 +329,7 @@ static void ray_cast(void) {
  * touches (rvo_world_ray_cast skips every disc holding the start). */
 static void ray_cast_point_blank(void) {
     rvo_world *w = world();
-    const rvo_agent_id caster = rvo_world_add_agent(w, 0, 0, NULL);     /* radius 0.5 */
+    const rvo_agent_id caster = rvo_world_add_agent(w, 0, 0, NULL);      /* radius 0.5 */
     const rvo_agent_id touching = rvo_world_add_agent(w, 0.4f, 0, NULL); /* its disc holds the start */
     const rvo_agent_id far = rvo_world_add_agent(w, 5, 0, NULL);
     rvo_ray_hit hit;

@@ -26,8 +26,10 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
     wd.agent.neighbor_dist = 8.0f;
     rvo_world *w = rvo_world_create(&wd);
     CHECK(w != NULL);
-    if (!w) return 0;
-    if (soft) rvo_world_set_strict_overlap(w, false);
+    if (!w)
+        return 0;
+    if (soft)
+        rvo_world_set_strict_overlap(w, false);
     for (int k = 0; k < 4; ++k) {
         const float cx = (k % 2 ? 0.25f : -0.25f) * side, cy = (k / 2 ? 0.25f : -0.25f) * side;
         const float pillar[] = {cx - 2, cy - 2, cx + 2, cy - 2, cx + 2, cy + 2, cx - 2, cy + 2};
@@ -47,7 +49,8 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
             seed = seed * 1103515245u + 12345u;
             xy[k] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * side;
         }
-        if (packed) xy[0] = xy[1] = 0.5f; /* between the pillars */
+        if (packed)
+            xy[0] = xy[1] = 0.5f; /* between the pillars */
         const rvo_agent_id id = rvo_world_add_agent(w, xy[0], xy[1], NULL);
         if (mixed) {
             rvo_agent_set_param(w, id, RVO_PARAM_RADIUS, 0.6 + 0.25 * (i % 4));
@@ -56,7 +59,8 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
             rvo_agent_set_param(w, id, RVO_PARAM_MASK, i % 7 == 0 ? 0x5u : 0xffffffffu);
             rvo_agent_set_param(w, id, RVO_PARAM_Z, i % 11 == 0 ? 3.0 : 0.0);
             rvo_agent_set_param(w, id, RVO_PARAM_HEIGHT, i % 2 ? 2.0 : INFINITY);
-            if (i % 23 == 0) rvo_agent_lock(w, id, 0.0f, 0.0f);
+            if (i % 23 == 0)
+                rvo_agent_lock(w, id, 0.0f, 0.0f);
         }
         goal[2 * i] = xy[2];
         goal[2 * i + 1] = xy[3];
@@ -66,8 +70,10 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
         for (int i = 0; i < n; ++i) {
             float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
-            if (i % 6 == 0) dx = dy = 0.0f; /* idle: others push them aside */
+            if (d > 2.0f)
+                dx *= 2.0f / d, dy *= 2.0f / d;
+            if (i % 6 == 0)
+                dx = dy = 0.0f; /* idle: others push them aside */
             pref[2 * i] = dx;
             pref[2 * i + 1] = dy;
         }
@@ -82,7 +88,8 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
 }
 
 /* The skipping passes on 1, 2 and 3 threads against the reference. */
-static void same_as_reference(const char *what, int n, float side, int steps, bool mixed, bool packed, bool soft) {
+static void same_as_reference(const char *what, int n, float side, int steps, bool mixed, bool packed,
+                              bool soft) {
     rvo__separate_reference = true;
     const uint64_t ref = crowd(1, n, side, steps, mixed, packed, soft);
     rvo__separate_reference = false;

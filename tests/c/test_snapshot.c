@@ -15,13 +15,15 @@ static uint32_t crc32_ref(const uint8_t *p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i) {
         c ^= p[i];
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        for (int k = 0; k < 8; ++k)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
     }
     return ~c;
 }
 static void fix_crc(uint8_t *s, size_t n) {
     const uint32_t c = crc32_ref(s + 24, n - 24);
-    for (int k = 0; k < 4; ++k) s[12 + k] = (uint8_t)(c >> (8 * k));
+    for (int k = 0; k < 4; ++k)
+        s[12 + k] = (uint8_t)(c >> (8 * k));
 }
 
 static uint8_t *save(const rvo_world *w, size_t *n) {
@@ -35,7 +37,8 @@ static rvo_world *load(const uint8_t *b, size_t n) {
     rvo_world *w = NULL;
     char err[200];
     const rvo_status st = rvo_world_load(b, n, NULL, &w, err, sizeof err);
-    if (st != RVO_OK) fprintf(stderr, "load failed: %s\n", err);
+    if (st != RVO_OK)
+        fprintf(stderr, "load failed: %s\n", err);
     CHECK(st == RVO_OK && w != NULL);
     return w;
 }
@@ -52,7 +55,8 @@ static void steer(rvo_world *w) {
         const float gx = (float)((int)(ids[i] % 7) - 3) * 6.0f, gy = (float)((int)(ids[i] % 5) - 2) * 6.0f;
         float dx = gx - xy[2 * i], dy = gy - xy[2 * i + 1];
         const float d = sqrtf(dx * dx + dy * dy);
-        if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+        if (d > 1.5f)
+            dx *= 1.5f / d, dy *= 1.5f / d;
         xy[2 * i] = dx;
         xy[2 * i + 1] = dy;
     }
@@ -72,7 +76,8 @@ static rvo_world *scene(int threads, rvo_solver solver, bool compat) {
     wd.agent.max_neighbors = 7;
     rvo_world *w = rvo_world_create(&wd);
     rvo_world_set_solver(w, solver);
-    if (solver == RVO_SOLVER_RVO) rvo_world_set_sampling(w, 40, 2.5f);
+    if (solver == RVO_SOLVER_RVO)
+        rvo_world_set_sampling(w, 40, 2.5f);
     rvo_world_set_rvo2_compat(w, compat);
     const float box[] = {-1, -1, 1, -1, 1, 1, -1, 1};
     const float room[] = {-30, -30, -30, 30, 30, 30, 30, -30}; /* clockwise: an enclosure */
@@ -98,8 +103,9 @@ static rvo_world *scene(int threads, rvo_solver solver, bool compat) {
         const float a = (float)i * 0.7f;
         rvo_world_add_agent(w, 12.0f * cosf(a), 12.0f * sinf(a), &ad);
     }
-    for (rvo_agent_id id = 3; id < 60; id += 9) rvo_world_remove_agent(w, id); /* churn the pool */
-    rvo_world_add_agent(w, 0, 20, NULL);                                        /* reuses a slot */
+    for (rvo_agent_id id = 3; id < 60; id += 9)
+        rvo_world_remove_agent(w, id);   /* churn the pool */
+    rvo_world_add_agent(w, 0, 20, NULL); /* reuses a slot */
     CHECK(rvo_agent_lock(w, 2, 0.5f, -0.25f) == RVO_OK);
     return w;
 }
@@ -120,14 +126,16 @@ static void twin_run(rvo_world *a, rvo_world *b, int steps, const char *what) {
             same_ids = same_ids && ia == ib && ia != 0;
             rvo_agent_id first;
             rvo_world_agent_ids(a, &first, 1);
-            same_ids = same_ids && rvo_world_remove_agent(a, first) == RVO_OK && rvo_world_remove_agent(b, first) == RVO_OK;
+            same_ids = same_ids && rvo_world_remove_agent(a, first) == RVO_OK &&
+                       rvo_world_remove_agent(b, first) == RVO_OK;
         }
         if (s == 50) {
             const float tri[] = {-14, -2, -12, -2, -13, 0};
             const rvo_obstacle_id oa = rvo_world_add_obstacle(a, tri, 3, true);
             same_ids = same_ids && oa == rvo_world_add_obstacle(b, tri, 3, true) && oa != 0;
         }
-        if (s == 120) same_ids = same_ids && rvo_agent_unlock(a, 2) == RVO_OK && rvo_agent_unlock(b, 2) == RVO_OK;
+        if (s == 120)
+            same_ids = same_ids && rvo_agent_unlock(a, 2) == RVO_OK && rvo_agent_unlock(b, 2) == RVO_OK;
         step(a);
         step(b);
     }
@@ -144,7 +152,8 @@ static void twin_run(rvo_world *a, rvo_world *b, int steps, const char *what) {
 
 static void continues_identically(int threads, rvo_solver solver, bool compat, bool solved) {
     rvo_world *w = scene(threads, solver, compat);
-    for (int s = 0; s < 100; ++s) step(w);
+    for (int s = 0; s < 100; ++s)
+        step(w);
     if (solved) {
         steer(w);
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
@@ -153,7 +162,8 @@ static void continues_identically(int threads, rvo_solver solver, bool compat, b
     size_t n;
     uint8_t *snap = save(w, &n);
     rvo_world *l = load(snap, n);
-    if (!l) return;
+    if (!l)
+        return;
     CHECK(rvo_world_is_solved(l) == solved);
     CHECK(rvo_world_threads(l) == threads);
     CHECK(rvo_world_solver(l) == solver);
@@ -192,13 +202,16 @@ static void *counting_alloc(void *user, void *ptr, size_t old_size, size_t new_s
     counting *c = user;
     (void)old_size;
     if (new_size == 0) {
-        if (ptr) c->live_blocks -= 1;
+        if (ptr)
+            c->live_blocks -= 1;
         free(ptr);
         return NULL;
     }
-    if (++c->calls == c->fail_at) return NULL;
+    if (++c->calls == c->fail_at)
+        return NULL;
     void *p = realloc(ptr, new_size);
-    if (p && !ptr) c->live_blocks += 1;
+    if (p && !ptr)
+        c->live_blocks += 1;
     return p;
 }
 
@@ -206,10 +219,12 @@ static void check_format(const uint8_t *s, size_t n) {
     CHECK(n >= 24 && memcmp(s, "RVOSNAP\0", 8) == 0);
     CHECK(s[8] == 1 && s[9] == 0 && s[10] == 0 && s[11] == 0); /* version 1, little-endian */
     uint64_t size = 0;
-    for (int k = 0; k < 8; ++k) size |= (uint64_t)s[16 + k] << (8 * k);
+    for (int k = 0; k < 8; ++k)
+        size |= (uint64_t)s[16 + k] << (8 * k);
     CHECK(size == n - 24);
     const uint32_t c = crc32_ref(s + 24, n - 24);
-    CHECK(s[12] == (uint8_t)c && s[13] == (uint8_t)(c >> 8) && s[14] == (uint8_t)(c >> 16) && s[15] == (uint8_t)(c >> 24));
+    CHECK(s[12] == (uint8_t)c && s[13] == (uint8_t)(c >> 8) && s[14] == (uint8_t)(c >> 16) &&
+          s[15] == (uint8_t)(c >> 24));
     /* the first setting is time_step 0.1f as its bits, little-endian */
     const float dt = 0.1f;
     uint32_t bits;
@@ -224,11 +239,13 @@ static rvo_status try_load(const uint8_t *b, size_t n, char *err, size_t errlen)
     if (st == RVO_OK) {
         CHECK(w != NULL);
         /* a world that loads must work: step it and check finiteness */
-        for (int s = 0; s < 3; ++s) CHECK(rvo_world_step(w, 0.05f) == RVO_OK);
+        for (int s = 0; s < 3; ++s)
+            CHECK(rvo_world_step(w, 0.05f) == RVO_OK);
         const int32_t na = rvo_world_agent_count(w);
         float *xy = malloc(sizeof(float) * 2 * (size_t)(na + 1));
         rvo_world_get_positions(w, xy, na);
-        for (int32_t k = 0; k < 2 * na; ++k) CHECK(isfinite(xy[k]));
+        for (int32_t k = 0; k < 2 * na; ++k)
+            CHECK(isfinite(xy[k]));
         free(xy);
         rvo_world_destroy(w);
     } else {
@@ -240,7 +257,8 @@ static rvo_status try_load(const uint8_t *b, size_t n, char *err, size_t errlen)
 
 static void bad_input(void) {
     rvo_world *w = scene(1, RVO_SOLVER_ORCA, false);
-    for (int s = 0; s < 10; ++s) step(w);
+    for (int s = 0; s < 10; ++s)
+        step(w);
     size_t n;
     uint8_t *snap = save(w, &n);
     check_format(snap, n);
@@ -255,7 +273,8 @@ static void bad_input(void) {
 
     /* every truncation */
     int truncated_ok = 0;
-    for (size_t k = 0; k < n; ++k) truncated_ok += try_load(snap, k, err, sizeof err) == RVO_OK;
+    for (size_t k = 0; k < n; ++k)
+        truncated_ok += try_load(snap, k, err, sizeof err) == RVO_OK;
     CHECK(truncated_ok == 0);
     CHECK(try_load(snap, 30, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
     printf("truncated: \"%s\"\n", err);
@@ -296,22 +315,27 @@ static void bad_input(void) {
     CHECK(strstr(err, "version 2 is not supported") != NULL);
     rvo_world *out = NULL;
     CHECK(rvo_world_load(snap, n, NULL, NULL, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT); /* no out */
-    CHECK(rvo_world_load(text, sizeof text, NULL, &out, NULL, 0) == RVO_ERR_INVALID_ARGUMENT); /* no err buffer */
+    CHECK(rvo_world_load(text, sizeof text, NULL, &out, NULL, 0) ==
+          RVO_ERR_INVALID_ARGUMENT); /* no err buffer */
     CHECK(out == NULL);
 
     /* Checksum-valid but wrong: every 4-byte word of the payload set to
      * adversarial values, the CRC recomputed. Each either loads into a
      * working world (a value that is merely different) or fails clearly. */
-    static const uint32_t evil[] = {0xFFFFFFFFu, 0x7FC00000u /* NaN */, 0x7F800000u /* inf */, 0x80000000u,
-                                    0x00000000u, 0x00000002u, 0xBF800000u /* -1 */};
+    static const uint32_t evil[] = {0xFFFFFFFFu, 0x7FC00000u /* NaN */, 0x7F800000u /* inf */,
+                                    0x80000000u, 0x00000000u,           0x00000002u,
+                                    0xBF800000u /* -1 */};
     int loaded = 0, rejected = 0;
     for (size_t k = 24; k + 4 <= n; k += 4)
         for (size_t e = 0; e < sizeof evil / sizeof evil[0]; ++e) {
             memcpy(m, snap, n);
-            for (int b = 0; b < 4; ++b) m[k + (size_t)b] = (uint8_t)(evil[e] >> (8 * b));
+            for (int b = 0; b < 4; ++b)
+                m[k + (size_t)b] = (uint8_t)(evil[e] >> (8 * b));
             fix_crc(m, n);
-            if (try_load(m, n, err, sizeof err) == RVO_OK) ++loaded;
-            else ++rejected;
+            if (try_load(m, n, err, sizeof err) == RVO_OK)
+                ++loaded;
+            else
+                ++rejected;
         }
     printf("checksum-valid mutations: %d loaded into working worlds, %d rejected\n", loaded, rejected);
     CHECK(rejected > 0);
@@ -322,11 +346,13 @@ static void bad_input(void) {
     rvo_world_agent_ids(w, &first, 1);
     rvo_agent_get_position(w, first, &p0);
     uint8_t key[12];
-    for (int b = 0; b < 8; ++b) key[b] = (uint8_t)(first >> (8 * b));
+    for (int b = 0; b < 8; ++b)
+        key[b] = (uint8_t)(first >> (8 * b));
     memcpy(key + 8, &p0.x, 4); /* (this test runs little-endian) */
     size_t radius_at = 0;
     for (size_t k = 24; k + 12 <= n && !radius_at; ++k)
-        if (memcmp(snap + k, key, 12) == 0) radius_at = k + 8 + 32;
+        if (memcmp(snap + k, key, 12) == 0)
+            radius_at = k + 8 + 32;
     CHECK(radius_at > 0);
     memcpy(m, snap, n);
     const float neg = -1.0f;
@@ -343,7 +369,8 @@ static void bad_input(void) {
 static void memory(void) {
     /* The host's allocator is used for the loaded world, and all of it goes back. */
     rvo_world *w = scene(2, RVO_SOLVER_ORCA, false);
-    for (int s = 0; s < 5; ++s) step(w);
+    for (int s = 0; s < 5; ++s)
+        step(w);
     size_t n;
     uint8_t *snap = save(w, &n);
     rvo_world_destroy(w);
@@ -357,7 +384,8 @@ static void memory(void) {
     CHECK(rvo_world_load(snap, n, &host, &l, err, sizeof err) == RVO_OK);
     CHECK(c.live_blocks > 0);
     CHECK(rvo_world_threads(l) == 2);
-    for (int s = 0; s < 5; ++s) step(l);
+    for (int s = 0; s < 5; ++s)
+        step(l);
     rvo_world_destroy(l);
     CHECK(c.live_blocks == 0);
     const long total_calls = c.calls;

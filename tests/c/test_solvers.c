@@ -41,7 +41,8 @@ static void steer(rvo_world *w, const rvo_agent_id *ids, const float *goals, int
         const rvo_vec2 p = pos(w, ids[i]);
         float dx = goals[2 * i] - p.x, dy = goals[2 * i + 1] - p.y;
         const float d = sqrtf(dx * dx + dy * dy);
-        if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+        if (d > 1.5f)
+            dx *= 1.5f / d, dy *= 1.5f / d;
         rvo_agent_set_pref_velocity(w, ids[i], dx, dy);
     }
 }
@@ -52,7 +53,8 @@ static double min_gap(rvo_world *w, const rvo_agent_id *ids, int n) {
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) {
             const double d = dist(w, ids[i], ids[j]) - 1.0;
-            if (d < g) g = d;
+            if (d < g)
+                g = d;
         }
     return g;
 }
@@ -66,11 +68,12 @@ static void head_on(rvo_solver solver) {
         steer(w, ids, goals, 2);
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         const double g = min_gap(w, ids, 2);
-        if (g < gap) gap = g;
+        if (g < gap)
+            gap = g;
     }
     const rvo_vec2 a = pos(w, ids[0]), b = pos(w, ids[1]);
-    printf("%-4s head-on: smallest gap %.3f, ends at (%.2f, %.2f) and (%.2f, %.2f)\n", rvo_solver_name(solver), gap,
-           a.x, a.y, b.x, b.y);
+    printf("%-4s head-on: smallest gap %.3f, ends at (%.2f, %.2f) and (%.2f, %.2f)\n",
+           rvo_solver_name(solver), gap, a.x, a.y, b.x, b.y);
     CHECK(gap > -0.05); /* 5% of the radius sum */
     CHECK(hypot(a.x - 6, a.y) < 0.5 && hypot(b.x + 6, b.y - 0.1) < 0.5);
     rvo_world_destroy(w);
@@ -88,7 +91,8 @@ static void four_way(rvo_solver solver) {
             /* a little irregular: a perfectly symmetric crossing is a tie no solver should need to break */
             const float along = -8.0f - 1.3f * (float)(m / 2) - 0.07f * (float)((5 * i) % 7);
             const float side = 1.3f * (float)(m % 2) - 0.65f + 0.05f * (float)((3 * i) % 5) - 0.1f;
-            const float x = dirs[g][0] * along - dirs[g][1] * side, y = dirs[g][1] * along + dirs[g][0] * side;
+            const float x = dirs[g][0] * along - dirs[g][1] * side,
+                        y = dirs[g][1] * along + dirs[g][0] * side;
             ids[i] = rvo_world_add_agent(w, x, y, NULL);
             /* across, in the same formation spread out twice as wide */
             const float ga = along + 18.0f, gs = 2.0f * side;
@@ -101,15 +105,16 @@ static void four_way(rvo_solver solver) {
         steer(w, ids, goals, 16);
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         const double g = min_gap(w, ids, 16);
-        if (g < gap) gap = g;
+        if (g < gap)
+            gap = g;
         arrived = 0;
         for (int i = 0; i < 16; ++i) {
             const rvo_vec2 p = pos(w, ids[i]);
             arrived += hypot(p.x - goals[2 * i], p.y - goals[2 * i + 1]) < 0.5;
         }
     }
-    printf("%-4s 4-way crossing: %d of 16 arrived in %d steps, smallest gap %.3f\n", rvo_solver_name(solver), arrived,
-           steps, gap);
+    printf("%-4s 4-way crossing: %d of 16 arrived in %d steps, smallest gap %.3f\n", rvo_solver_name(solver),
+           arrived, steps, gap);
     CHECK(arrived == 16);
     CHECK(gap > -0.1);
     rvo_world_destroy(w);
@@ -118,7 +123,8 @@ static void four_way(rvo_solver solver) {
 /* Distance from p to the box [-1, 1]^2, negative inside. */
 static double box_dist(rvo_vec2 p) {
     const double dx = fabs(p.x) - 1.0, dy = fabs(p.y) - 1.0;
-    if (dx <= 0 && dy <= 0) return dx > dy ? dx : dy;
+    if (dx <= 0 && dy <= 0)
+        return dx > dy ? dx : dy;
     const double ox = dx > 0 ? dx : 0, oy = dy > 0 ? dy : 0;
     return hypot(ox, oy);
 }
@@ -137,18 +143,21 @@ static void box(rvo_solver solver) {
             steer(w, &a, goal, 1);
             CHECK(rvo_world_step(w, 0) == RVO_OK);
             const double d = box_dist(pos(w, a)) - 0.5;
-            if (d < clearance) clearance = d;
+            if (d < clearance)
+                clearance = d;
             const rvo_vec2 p = pos(w, a);
-            if (hypot(p.x - goal[0], p.y - goal[1]) < 0.1) break;
+            if (hypot(p.x - goal[0], p.y - goal[1]) < 0.1)
+                break;
         }
         const rvo_vec2 p = pos(w, a);
-        printf("%-4s box %d: smallest clearance %.3f, at (%.2f, %.2f) after %d steps\n", rvo_solver_name(solver), c,
-               clearance, p.x, p.y, s);
+        printf("%-4s box %d: smallest clearance %.3f, at (%.2f, %.2f) after %d steps\n",
+               rvo_solver_name(solver), c, clearance, p.x, p.y, s);
         CHECK(clearance > -0.02); /* never into the box (radius 0.5) */
         /* Walking straight at a face or corner, ORCA stops there as RVO2
          * does (a local minimum for the path planner to avoid); the
          * sampling solvers turn and go round. */
-        if (c == 1 || solver != RVO_SOLVER_ORCA) CHECK(hypot(p.x - goal[0], p.y - goal[1]) < 0.1);
+        if (c == 1 || solver != RVO_SOLVER_ORCA)
+            CHECK(hypot(p.x - goal[0], p.y - goal[1]) < 0.1);
         rvo_world_destroy(w);
     }
 }
@@ -164,7 +173,8 @@ static void weights(rvo_solver solver) {
         rvo_agent_id crowd[12];
         float goals[24];
         for (int i = 0; i < 12; ++i) {
-            crowd[i] = rvo_world_add_agent(w, -6.0f - 1.3f * (float)(i / 3), 1.3f * (float)(i % 3) - 1.3f, NULL);
+            crowd[i] =
+                rvo_world_add_agent(w, -6.0f - 1.3f * (float)(i / 3), 1.3f * (float)(i % 3) - 1.3f, NULL);
             goals[2 * i] = 30;
             goals[2 * i + 1] = 1.3f * (float)(i % 3) - 1.3f;
         }
@@ -180,14 +190,16 @@ static void weights(rvo_solver solver) {
             CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
             for (int i = 0; i < 12; ++i) {
                 const double g = dist(w, hero, crowd[i]) - 1.0;
-                if (g < gap) gap = g;
+                if (g < gap)
+                    gap = g;
             }
         }
         int passed = 0;
-        for (int i = 0; i < 12; ++i) passed += pos(w, crowd[i]).x > 3;
+        for (int i = 0; i < 12; ++i)
+            passed += pos(w, crowd[i]).x > 3;
         const rvo_vec2 p = pos(w, hero);
-        printf("%-4s weight-0 hero %s: at (%.3g, %.3g), %d of 12 passed, smallest gap %.3f\n", rvo_solver_name(solver),
-               walking ? "walking" : "standing", p.x, p.y, passed, gap);
+        printf("%-4s weight-0 hero %s: at (%.3g, %.3g), %d of 12 passed, smallest gap %.3f\n",
+               rvo_solver_name(solver), walking ? "walking" : "standing", p.x, p.y, passed, gap);
         CHECK(kept);
         CHECK(walking || (p.x == 0.0f && p.y == 0.1f));
         CHECK(passed == 12);
@@ -210,7 +222,8 @@ static void locks(rvo_solver solver) {
         rvo_agent_get_velocity(w, b, &vb);
         kept &= vb.x == -1.0f && vb.y == 0.0f;
         const double g = dist(w, a, b) - 1.0;
-        if (g < gap) gap = g;
+        if (g < gap)
+            gap = g;
     }
     printf("%-4s lock: smallest gap %.3f, a at x = %.2f\n", rvo_solver_name(solver), gap, pos(w, a).x);
     CHECK(kept);
@@ -225,7 +238,8 @@ static uint64_t hash_positions(rvo_world *w) {
     const float *xy = rvo_world_positions_view(w);
     uint64_t h = 1469598103934665603ull;
     const unsigned char *b = (const unsigned char *)xy;
-    for (size_t k = 0; k < sizeof(float) * 2 * (size_t)n; ++k) h = (h ^ b[k]) * 1099511628211ull;
+    for (size_t k = 0; k < sizeof(float) * 2 * (size_t)n; ++k)
+        h = (h ^ b[k]) * 1099511628211ull;
     return h;
 }
 
@@ -272,13 +286,14 @@ static void degenerate(rvo_solver solver) {
     rvo_world_add_obstacle(w, wall, 2, false);
     rvo_agent_id ids[16];
     int n = 0;
-    for (int k = 0; k < 4; ++k) ids[n++] = rvo_world_add_agent(w, 3, 3, NULL); /* a stack */
-    ids[n++] = rvo_world_add_agent(w, 0, 0, NULL);                           /* inside the box */
-    ids[n++] = rvo_world_add_agent(w, 1, 0, NULL);                           /* on its edge */
-    ids[n++] = rvo_world_add_agent(w, 1, 1, NULL);                           /* on its corner */
-    ids[n++] = rvo_world_add_agent(w, 5, 0, NULL);                           /* on the open wall */
-    ids[n++] = rvo_world_add_agent(w, 5.2f, 0, NULL);                        /* overlapping it */
-    ids[n++] = rvo_world_add_agent(w, 1.2f, 0, NULL);                        /* overlapping the box */
+    for (int k = 0; k < 4; ++k)
+        ids[n++] = rvo_world_add_agent(w, 3, 3, NULL); /* a stack */
+    ids[n++] = rvo_world_add_agent(w, 0, 0, NULL);     /* inside the box */
+    ids[n++] = rvo_world_add_agent(w, 1, 0, NULL);     /* on its edge */
+    ids[n++] = rvo_world_add_agent(w, 1, 1, NULL);     /* on its corner */
+    ids[n++] = rvo_world_add_agent(w, 5, 0, NULL);     /* on the open wall */
+    ids[n++] = rvo_world_add_agent(w, 5.2f, 0, NULL);  /* overlapping it */
+    ids[n++] = rvo_world_add_agent(w, 1.2f, 0, NULL);  /* overlapping the box */
     ids[n++] = rvo_world_add_agent(w, -3, -3, NULL);
     rvo_agent_set_param(w, ids[n - 1], RVO_PARAM_MAX_SPEED, 0.0);
     bool finite = true, slow = true;
@@ -302,8 +317,8 @@ static void degenerate(rvo_solver solver) {
     }
     /* the stack has spread */
     const double spread = dist(w, ids[0], ids[1]) + dist(w, ids[0], ids[2]) + dist(w, ids[2], ids[3]);
-    printf("%-4s degenerate: finite %d, within max_speed %d, stack spread %.3f\n", rvo_solver_name(solver), finite,
-           slow, spread);
+    printf("%-4s degenerate: finite %d, within max_speed %d, stack spread %.3f\n", rvo_solver_name(solver),
+           finite, slow, spread);
     CHECK(finite);
     CHECK(slow);
     rvo_world_destroy(w);
@@ -390,13 +405,14 @@ static void sampling_params(void) {
             steer(w, ids, goals, 2);
             rvo_world_step(w, 0);
             const double g = min_gap(w, ids, 2);
-            if (g < gaps[c]) gaps[c] = g;
+            if (g < gaps[c])
+                gaps[c] = g;
         }
         hashes[c] = hash_positions(w);
         rvo_world_destroy(w);
     }
-    printf("rvo  sampling: smallest gap %.3f (250 samples, w 1), %.3f (w 0), %.3f (16 samples)\n", gaps[0], gaps[1],
-           gaps[2]);
+    printf("rvo  sampling: smallest gap %.3f (250 samples, w 1), %.3f (w 0), %.3f (16 samples)\n", gaps[0],
+           gaps[1], gaps[2]);
     CHECK(gaps[0] > -0.05);
     CHECK(gaps[1] < -0.2); /* no anticipation: they meet, then only push apart */
     CHECK(hashes[2] != hashes[0]);

@@ -11,9 +11,9 @@
 /* ---- hosts ---------------------------------------------------------------- */
 
 typedef struct host {
-    int mode;        /* 0 inline, 1 reversed small ranges, 2 two threads, 3 bad worker, 4 skip a range,
-                      * 5 and 6: mode 0 for the solve, then 5 breaks the next loop (the overlap
-                      * candidates), 6 every later loop of the step (obstacle push-out) */
+    int mode; /* 0 inline, 1 reversed small ranges, 2 two threads, 3 bad worker, 4 skip a range,
+               * 5 and 6: mode 0 for the solve, then 5 breaks the next loop (the overlap
+               * candidates), 6 every later loop of the step (obstacle push-out) */
     int workers;
     int enqueued, finished;
     int32_t last_min_range;
@@ -41,7 +41,8 @@ static void *enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, void *ct
     int mode = h->mode;
     if (mode == 5 || mode == 6) {
         const bool breaks = mode == 5 ? loop == 1 : loop >= 2;
-        if (!breaks) mode = 0;
+        if (!breaks)
+            mode = 0;
         else { /* the candidates: skips agents 0..6, hands one range a worker out of bounds, reverses */
             for (int32_t end = count; end > 7; end -= 7) {
                 const int32_t begin = end > 14 ? end - 7 : 7;
@@ -75,7 +76,8 @@ static void *enqueue(rvo_task_fn *fn, int32_t count, int32_t min_range, void *ct
         fn(0, count, (uint32_t)h->workers, ctx);
         return h;
     default: /* forgets the first agent */
-        if (count > 1) fn(1, count, 0, ctx);
+        if (count > 1)
+            fn(1, count, 0, ctx);
         return h;
     }
 }
@@ -125,7 +127,8 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
     }
     rvo_world *w = rvo_world_create(&wd);
     CHECK(w != NULL);
-    if (!w) return 0;
+    if (!w)
+        return 0;
     rvo_world_set_rvo2_compat(w, compat);
     const float pillar[] = {-3, -3, 3, -3, 3, 3, -3, 3};
     rvo_world_add_obstacle(w, pillar, 4, true);
@@ -138,7 +141,8 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
             seed = seed * 1103515245u + 12345u;
             xy[k] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * side;
         }
-        if (fabsf(xy[0]) < 5 && fabsf(xy[1]) < 5) xy[0] += 10;
+        if (fabsf(xy[0]) < 5 && fabsf(xy[1]) < 5)
+            xy[0] += 10;
         const rvo_agent_id id = rvo_world_add_agent(w, xy[0], xy[1], NULL);
         if (mode == 2) {
             rvo_agent_set_param(w, id, RVO_PARAM_RADIUS, 0.7 + 0.2 * (i % 4));
@@ -147,27 +151,32 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
             rvo_agent_set_param(w, id, RVO_PARAM_MASK, i % 7 == 0 ? 0x5u : 0xffffffffu);
             rvo_agent_set_param(w, id, RVO_PARAM_Z, i % 11 == 0 ? 3.0 : 0.0);
             rvo_agent_set_param(w, id, RVO_PARAM_HEIGHT, i % 2 ? 2.0 : INFINITY);
-            if (i % 29 == 0) rvo_agent_lock(w, id, 0.0f, 0.0f);
+            if (i % 29 == 0)
+                rvo_agent_lock(w, id, 0.0f, 0.0f);
         }
         goal[2 * i] = xy[2];
         goal[2 * i + 1] = xy[3];
     }
     long before = 0;
     for (int s = 0; s < steps; ++s) {
-        if (s == 2) before = c.calls; /* scratch and grids are sized by now */
+        if (s == 2)
+            before = c.calls; /* scratch and grids are sized by now */
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < n; ++i) {
             float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
+            if (d > 2.0f)
+                dx *= 2.0f / d, dy *= 2.0f / d;
             pref[2 * i] = dx;
             pref[2 * i + 1] = dy;
         }
         CHECK(rvo_world_set_pref_velocities(w, pref, n) == RVO_OK);
-        if (h) h->in_step = 0;
+        if (h)
+            h->in_step = 0;
         CHECK(rvo_world_step(w, 0) == RVO_OK);
     }
-    if (step_allocs) *step_allocs = c.calls - before;
+    if (step_allocs)
+        *step_allocs = c.calls - before;
     const uint64_t hash = check_hash_world(w);
     rvo_world_destroy(w);
     free(goal);
@@ -210,9 +219,9 @@ int main(void) {
         const uint64_t hr = crossing(3, &reversed, n, steps, mode, NULL);
         const uint64_t ht = crossing(2, &threaded, n, steps, mode, &allocs_hook);
         const char *name = mode == 1 ? "rvo2_compat" : mode == 2 ? "default, mixed agents" : "default";
-        printf("%s: 1 thread %016llx, 2 threads %016llx, 3 threads %016llx, hooks %016llx %016llx %016llx\n", name,
-               (unsigned long long)h1, (unsigned long long)h2, (unsigned long long)h3, (unsigned long long)hi,
-               (unsigned long long)hr, (unsigned long long)ht);
+        printf("%s: 1 thread %016llx, 2 threads %016llx, 3 threads %016llx, hooks %016llx %016llx %016llx\n",
+               name, (unsigned long long)h1, (unsigned long long)h2, (unsigned long long)h3,
+               (unsigned long long)hi, (unsigned long long)hr, (unsigned long long)ht);
         CHECK(h1 == h2);
         CHECK(h1 == h3);
         CHECK(h1 == hi);
@@ -225,7 +234,8 @@ int main(void) {
         CHECK(threaded.last_min_range > 0);
         /* the overlap pass runs its loops through the hook too: candidates,
          * obstacle push-out per pass */
-        if (!compat) CHECK(threaded.enqueued >= 3 * steps);
+        if (!compat)
+            CHECK(threaded.enqueued >= 3 * steps);
         /* no allocation in a step once the world has settled */
         printf("allocations in steps 2..%d: 1 thread %ld, 2 threads %ld, 3 threads %ld, hook %ld\n", steps,
                allocs1, allocs2, allocs3, allocs_hook);
@@ -253,7 +263,8 @@ int main(void) {
     for (int mode = 3; mode <= 4; ++mode) {
         host bad = {mode, 2, 0, 0, 0, 0};
         rvo_world *w = hosted_world(&bad);
-        for (int i = 0; i < 10; ++i) rvo_world_add_agent(w, (float)i * 3.0f, 0.0f, NULL);
+        for (int i = 0; i < 10; ++i)
+            rvo_world_add_agent(w, (float)i * 3.0f, 0.0f, NULL);
         CHECK(rvo_world_solve(w, 0.1f) == RVO_ERR_INVALID_ARGUMENT);
         CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);
         CHECK(!rvo_world_is_solved(w));
@@ -269,7 +280,8 @@ int main(void) {
         rvo_world *w = hosted_world(&bad);
         const float box[] = {10, 10, 12, 10, 12, 12, 10, 12}; /* the obstacle push-out is a loop of its own */
         rvo_world_add_obstacle(w, box, 4, true);
-        for (int i = 0; i < 40; ++i) rvo_world_add_agent(w, (float)(i % 8) * 0.5f, (float)(i / 8) * 0.5f, NULL);
+        for (int i = 0; i < 40; ++i)
+            rvo_world_add_agent(w, (float)(i % 8) * 0.5f, (float)(i / 8) * 0.5f, NULL);
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
         CHECK(rvo_world_integrate(w, 0.1f) == RVO_ERR_INVALID_ARGUMENT);
         CHECK(strstr(rvo_world_last_error(w), "task hook") != NULL);

@@ -12,7 +12,8 @@ static uint64_t hash_positions(rvo_world *w) {
     rvo_world_get_positions(w, xy, n);
     uint64_t h = 1469598103934665603ull;
     const unsigned char *b = (const unsigned char *)xy;
-    for (size_t i = 0; i < sizeof(float) * 2 * (size_t)n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+    for (size_t i = 0; i < sizeof(float) * 2 * (size_t)n; ++i)
+        h = (h ^ b[i]) * 1099511628211ull;
     free(xy);
     return h;
 }
@@ -42,7 +43,8 @@ static uint64_t crossing(int threads, int n, int steps) {
             rvo_agent_get_position(w, ids[i], &p);
             float dx = goal[2 * i] - p.x, dy = goal[2 * i + 1] - p.y;
             const float d = sqrtf(dx * dx + dy * dy);
-            if (d > 2.0f) dx *= 2.0f / d, dy *= 2.0f / d;
+            if (d > 2.0f)
+                dx *= 2.0f / d, dy *= 2.0f / d;
             rvo_agent_set_pref_velocity(w, ids[i], dx, dy);
         }
         rvo_world_step(w, 0);
@@ -110,7 +112,8 @@ int main(void) {
         CHECK(rvo_world_is_solved(w));
         CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
         const double gap = hypot((double)pa.x - pb.x, (double)pa.y - pb.y) - 1.0;
-        if (gap < min_gap) min_gap = gap;
+        if (gap < min_gap)
+            min_gap = gap;
     }
     rvo_vec2 pa, pb;
     rvo_agent_get_position(w, a, &pa);
@@ -136,7 +139,8 @@ int main(void) {
      * turns: they pass once they have stood for the stall time. */
     for (int soft = 1; soft >= 0; --soft) {
         w = rvo_world_create(&wd);
-        if (soft) CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK);
+        if (soft)
+            CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK);
         const rvo_agent_id c = rvo_world_add_agent(w, -5, 0, NULL), e = rvo_world_add_agent(w, 5, 0, NULL);
         float gap = INFINITY;
         for (int s = 0; s < 300; ++s) {
@@ -147,7 +151,8 @@ int main(void) {
             rvo_agent_get_position(w, e, &pb);
             gap = fminf(gap, hypotf(pb.x - pa.x, pb.y - pa.y));
         }
-        printf("exactly head-on (%s): ended at %.3f and %.3f, closest %.4f\n", soft ? "soft" : "default", pa.x, pb.x, gap);
+        printf("exactly head-on (%s): ended at %.3f and %.3f, closest %.4f\n", soft ? "soft" : "default",
+               pa.x, pb.x, gap);
         CHECK(isfinite(pa.x) && isfinite(pb.x) && gap >= 1.0f - 0.01f);
         if (soft)
             CHECK(pb.x - pa.x >= 1.0f - 0.01f); /* stalled face to face */
@@ -159,8 +164,10 @@ int main(void) {
     /* Coincident agents separate with finite velocities. */
     w = rvo_world_create(&wd);
     rvo_agent_id stack[5];
-    for (int i = 0; i < 5; ++i) stack[i] = rvo_world_add_agent(w, 3, 3, NULL);
-    for (int s = 0; s < 120; ++s) CHECK(rvo_world_step(w, 0) == RVO_OK);
+    for (int i = 0; i < 5; ++i)
+        stack[i] = rvo_world_add_agent(w, 3, 3, NULL);
+    for (int s = 0; s < 120; ++s)
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
     double closest = INFINITY;
     for (int i = 0; i < 5; ++i) {
         rvo_vec2 p, q;
@@ -169,7 +176,8 @@ int main(void) {
         for (int j = i + 1; j < 5; ++j) {
             rvo_agent_get_position(w, stack[j], &q);
             const double d = hypot((double)p.x - q.x, (double)p.y - q.y);
-            if (d < closest) closest = d;
+            if (d < closest)
+                closest = d;
         }
     }
     printf("coincident stack of 5: closest pair after 2 s at %.3f (radius sum 1)\n", closest);
@@ -186,8 +194,8 @@ int main(void) {
     /* Determinism: same hash on 1, 2 and 4 threads, and run to run. */
     const uint64_t h1 = crossing(1, 600, 150), h1b = crossing(1, 600, 150);
     const uint64_t h2 = crossing(2, 600, 150), h4 = crossing(4, 600, 150);
-    printf("determinism hash 1 thread %016llx, 2 threads %016llx, 4 threads %016llx\n", (unsigned long long)h1,
-           (unsigned long long)h2, (unsigned long long)h4);
+    printf("determinism hash 1 thread %016llx, 2 threads %016llx, 4 threads %016llx\n",
+           (unsigned long long)h1, (unsigned long long)h2, (unsigned long long)h4);
     CHECK(h1 == h1b);
     CHECK(h1 == h2);
     CHECK(h1 == h4);

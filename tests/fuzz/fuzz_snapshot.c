@@ -18,13 +18,15 @@ static uint32_t crc32_ref(const uint8_t *p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;
     for (size_t i = 0; i < n; ++i) {
         c ^= p[i];
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        for (int k = 0; k < 8; ++k)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
     }
     return ~c;
 }
 
 static void put_le(uint8_t *p, uint64_t v, int n) {
-    for (int k = 0; k < n; ++k) p[k] = (uint8_t)(v >> (8 * k));
+    for (int k = 0; k < n; ++k)
+        p[k] = (uint8_t)(v >> (8 * k));
 }
 
 static unsigned long long loads, accepted;
@@ -37,12 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         atexit(report);
         registered = true;
     }
-    if (size < 1) return 0;
+    if (size < 1)
+        return 0;
     const bool repair = data[0] & 1;
     ++data;
     --size;
     uint8_t *s = malloc(size > 0 ? size : 1);
-    if (size > 0) memcpy(s, data, size);
+    if (size > 0)
+        memcpy(s, data, size);
     if (repair && size >= 24) {
         memcpy(s, "RVOSNAP\0", 8);
         put_le(s + 8, 1, 4);
@@ -54,15 +58,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[160];
     memset(err, 'x', sizeof err);
     const rvo_status st = rvo_world_load(s, size, NULL, &w, err, sizeof err);
-    if (memchr(err, 0, sizeof err) == NULL) abort(); /* always a terminated message */
+    if (memchr(err, 0, sizeof err) == NULL)
+        abort(); /* always a terminated message */
     if (st != RVO_OK) {
-        if (w != NULL || err[0] == 0) abort();
-        if (st != RVO_ERR_INVALID_ARGUMENT && st != RVO_ERR_OUT_OF_MEMORY) abort();
+        if (w != NULL || err[0] == 0)
+            abort();
+        if (st != RVO_ERR_INVALID_ARGUMENT && st != RVO_ERR_OUT_OF_MEMORY)
+            abort();
         free(s);
         return 0;
     }
     ++accepted;
-    if (!w) abort();
+    if (!w)
+        abort();
     /* Exactly the bytes it came from. */
     const size_t n = rvo_world_save(w, NULL, 0);
     uint8_t *again = malloc(n);
@@ -74,26 +82,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(again);
     /* It works: a few steps, finite results, ids still valid, and a
      * finished phase when it was loaded solved. */
-    if (rvo_world_is_solved(w) && rvo_world_integrate(w, 0.05f) != RVO_OK) abort();
+    if (rvo_world_is_solved(w) && rvo_world_integrate(w, 0.05f) != RVO_OK)
+        abort();
     const int32_t count = rvo_world_agent_count(w);
     if (count < 64) {
         for (int k = 0; k < 3; ++k)
-            if (rvo_world_step(w, 0.05f) != RVO_OK) abort();
+            if (rvo_world_step(w, 0.05f) != RVO_OK)
+                abort();
         float *xy = malloc(sizeof(float) * 2 * (size_t)(count + 1));
         rvo_agent_id *ids = malloc(sizeof *ids * (size_t)(count + 1));
         rvo_world_get_positions(w, xy, count);
         for (int32_t k = 0; k < 2 * count; ++k)
-            if (!isfinite(xy[k])) abort();
+            if (!isfinite(xy[k]))
+                abort();
         rvo_world_get_velocities(w, xy, count);
         for (int32_t k = 0; k < 2 * count; ++k)
-            if (!isfinite(xy[k])) abort();
+            if (!isfinite(xy[k]))
+                abort();
         rvo_world_agent_ids(w, ids, count);
         for (int32_t k = 0; k < count; ++k)
-            if (!rvo_world_agent_valid(w, ids[k])) abort();
+            if (!rvo_world_agent_valid(w, ids[k]))
+                abort();
         /* new ids never collide with live ones */
         const rvo_agent_id fresh = rvo_world_add_agent(w, 0, 0, NULL);
         for (int32_t k = 0; k < count; ++k)
-            if (fresh == ids[k]) abort();
+            if (fresh == ids[k])
+                abort();
         free(xy);
         free(ids);
     }

@@ -24,7 +24,8 @@ static int run_file(const char *path) {
             buf = realloc(buf, cap);
         }
         const size_t got = fread(buf + n, 1, cap - n, f);
-        if (got == 0) break;
+        if (got == 0)
+            break;
         n += got;
     }
     fclose(f);

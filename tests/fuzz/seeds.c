@@ -16,7 +16,8 @@ typedef struct out {
 } out;
 
 static void byte(out *o, int v) {
-    if (o->n < sizeof o->b) o->b[o->n++] = (uint8_t)v;
+    if (o->n < sizeof o->b)
+        o->b[o->n++] = (uint8_t)v;
 }
 /* A small number v (a multiple of 0.25 in [-32, 31.75]) in num()'s encoding. */
 static void small(out *o, float v) {
@@ -26,7 +27,8 @@ static void small(out *o, float v) {
 static void header(out *o, int threads) {
     byte(o, threads - 1);
     small(o, 0.25f); /* time_step */
-    for (int k = 0; k < 4; ++k) byte(o, 7 * k + 1); /* seed */
+    for (int k = 0; k < 4; ++k)
+        byte(o, 7 * k + 1); /* seed */
 }
 static void add_agent(out *o, float x, float y) {
     byte(o, 0);
@@ -39,7 +41,8 @@ static void add_box(out *o, int x, int y) {
     byte(o, 4);
     byte(o, 3); /* shape: half-integers from bytes */
     const int pts[8] = {x, y, x + 4, y, x + 4, y + 4, x, y + 4};
-    for (int k = 0; k < 8; ++k) byte(o, pts[k]);
+    for (int k = 0; k < 8; ++k)
+        byte(o, pts[k]);
     byte(o, 1); /* closed */
 }
 static void steps(out *o, int n) {
@@ -71,15 +74,18 @@ static void ops_seeds(const char *dir) {
     out o = {{0}, 0};
     /* 1: a crossing with an obstacle */
     header(&o, 1);
-    for (int i = 0; i < 8; ++i) add_agent(&o, (float)(i - 4) * 2.0f, i % 2 ? -10.0f : 10.0f);
+    for (int i = 0; i < 8; ++i)
+        add_agent(&o, (float)(i - 4) * 2.0f, i % 2 ? -10.0f : 10.0f);
     add_box(&o, -4, -4);
-    for (int i = 0; i < 8; ++i) set_pref(&o, i, 0, i % 2 ? 1.0f : -1.0f);
+    for (int i = 0; i < 8; ++i)
+        set_pref(&o, i, 0, i % 2 ? 1.0f : -1.0f);
     steps(&o, 20);
     write_file(dir, "crossing", o.b, o.n);
     /* 2: churn with snapshot round trips, two threads */
     o.n = 0;
     header(&o, 2);
-    for (int i = 0; i < 6; ++i) add_agent(&o, (float)i, 0);
+    for (int i = 0; i < 6; ++i)
+        add_agent(&o, (float)i, 0);
     for (int r = 0; r < 6; ++r) {
         byte(&o, 2); /* remove */
         byte(&o, r);
@@ -92,7 +98,8 @@ static void ops_seeds(const char *dir) {
     /* 3: phases: solve, post-process, lock, query, integrate; wrong phase calls */
     o.n = 0;
     header(&o, 1);
-    for (int i = 0; i < 5; ++i) add_agent(&o, 0, 0); /* coincident */
+    for (int i = 0; i < 5; ++i)
+        add_agent(&o, 0, 0); /* coincident */
     byte(&o, 11);
     small(&o, 0.25f); /* integrate before solve */
     byte(&o, 9);
@@ -108,7 +115,8 @@ static void ops_seeds(const char *dir) {
     small(&o, 0);
     byte(&o, 16);
     byte(&o, 0);
-    for (int k = 0; k < 5; ++k) small(&o, 1);
+    for (int k = 0; k < 5; ++k)
+        small(&o, 1);
     byte(&o, 0);
     byte(&o, 20);
     byte(&o, 11);
@@ -118,10 +126,12 @@ static void ops_seeds(const char *dir) {
     /* 4: every operation once, with nasty values */
     o.n = 0;
     header(&o, 1);
-    for (int i = 0; i < 3; ++i) add_agent(&o, (float)i, 1);
+    for (int i = 0; i < 3; ++i)
+        add_agent(&o, (float)i, 1);
     for (int code = 0; code < 24; ++code) {
         byte(&o, code);
-        for (int k = 0; k < 12; ++k) byte(&o, (code * 37 + k * 11) % 48); /* nasty constants */
+        for (int k = 0; k < 12; ++k)
+            byte(&o, (code * 37 + k * 11) % 48); /* nasty constants */
     }
     write_file(dir, "all-ops", o.b, o.n);
 }
@@ -145,7 +155,8 @@ static void snapshot_seeds(const char *dir) {
     wd.time_step = 0.1f;
     rvo_world *w = rvo_world_create(&wd);
     snapshot_seed(dir, "empty", w);
-    for (int i = 0; i < 4; ++i) rvo_world_add_agent(w, (float)i, 0, NULL);
+    for (int i = 0; i < 4; ++i)
+        rvo_world_add_agent(w, (float)i, 0, NULL);
     const float box[] = {-1, 3, 1, 3, 1, 5, -1, 5}, wall[] = {4, -2, 4, 2, 6, 3};
     rvo_world_add_obstacle(w, box, 4, true);
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, wall, 3, false);
@@ -154,7 +165,8 @@ static void snapshot_seeds(const char *dir) {
     rvo_agent_lock(w, 1, 0.5f, 0);
     rvo_agent_set_param(w, 3, RVO_PARAM_WEIGHT, 0.25);
     rvo_agent_set_param(w, 3, RVO_PARAM_HEIGHT, 2);
-    for (int s = 0; s < 3; ++s) rvo_world_step(w, 0);
+    for (int s = 0; s < 3; ++s)
+        rvo_world_step(w, 0);
     snapshot_seed(dir, "small", w);
     rvo_world_set_solver(w, RVO_SOLVER_RVO);
     rvo_world_set_sampling(w, 16, 2);

@@ -31,14 +31,16 @@ typedef struct mem {
 static void *hook(void *user, void *ptr, size_t old_size, size_t new_size) {
     mem *m = user;
     if (new_size == 0) {
-        if (ptr) m->live -= (long long)old_size;
+        if (ptr)
+            m->live -= (long long)old_size;
         free(ptr);
         return NULL;
     }
     void *p = realloc(ptr, new_size);
     if (p) {
         m->live += (long long)new_size - (long long)(ptr ? old_size : 0);
-        if (m->live > m->peak) m->peak = m->live;
+        if (m->live > m->peak)
+            m->peak = m->live;
         m->calls++;
     }
     return p;
@@ -48,7 +50,8 @@ static long rss_kb(void) {
     FILE *f = fopen("/proc/self/statm", "r");
     long pages = 0, resident = 0;
     if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
         fclose(f);
     }
     return resident * 4; /* 4 KiB pages */
@@ -78,11 +81,12 @@ typedef struct shadow {
 } shadow;
 
 static int failures;
-#define FAIL(...)                                   \
-    do {                                            \
-        fprintf(stderr, "soak: FAILED: " __VA_ARGS__); \
-        fputc('\n', stderr);                        \
-        if (++failures > 20) exit(1);               \
+#define FAIL(...)                                                                                            \
+    do {                                                                                                     \
+        fprintf(stderr, "soak: FAILED: " __VA_ARGS__);                                                       \
+        fputc('\n', stderr);                                                                                 \
+        if (++failures > 20)                                                                                 \
+            exit(1);                                                                                         \
     } while (0)
 
 static uint32_t serial = 1;
@@ -110,7 +114,8 @@ static void add_agent(rvo_world *w, shadow *s, float x, float y) {
         return;
     }
     for (int32_t k = 0; k < s->n; ++k)
-        if (s->ids[k] == id) FAIL("id %llu issued twice", (unsigned long long)id);
+        if (s->ids[k] == id)
+            FAIL("id %llu issued twice", (unsigned long long)id);
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 1024;
         s->ids = realloc(s->ids, sizeof *s->ids * (size_t)s->cap);
@@ -125,7 +130,8 @@ static void add_agent(rvo_world *w, shadow *s, float x, float y) {
 }
 
 static void remove_agent(rvo_world *w, shadow *s, int32_t k) {
-    if (rvo_world_remove_agent(w, s->ids[k]) != RVO_OK) FAIL("remove_agent: %s", rvo_world_last_error(w));
+    if (rvo_world_remove_agent(w, s->ids[k]) != RVO_OK)
+        FAIL("remove_agent: %s", rvo_world_last_error(w));
     s->removed[s->nremoved++ % REMOVED_RING] = s->ids[k];
     s->n--;
     s->ids[k] = s->ids[s->n];
@@ -144,13 +150,16 @@ static void add_obstacle(rvo_world *w, shadow *s) {
         const float line[] = {x, y, x + a, y + b, x + 2 * a, y};
         id = rvo_world_add_obstacle(w, line, 3, false);
     }
-    if (!id) FAIL("add_obstacle: %s", rvo_world_last_error(w));
-    else s->obst[s->nobst++] = id;
+    if (!id)
+        FAIL("add_obstacle: %s", rvo_world_last_error(w));
+    else
+        s->obst[s->nobst++] = id;
 }
 
 static void remove_obstacle(rvo_world *w, shadow *s) {
     const int32_t k = (int32_t)(next() % (uint32_t)s->nobst);
-    if (rvo_world_remove_obstacle(w, s->obst[k]) != RVO_OK) FAIL("remove_obstacle: %s", rvo_world_last_error(w));
+    if (rvo_world_remove_obstacle(w, s->obst[k]) != RVO_OK)
+        FAIL("remove_obstacle: %s", rvo_world_last_error(w));
     s->removed_obst[s->nremoved_obst++ % REMOVED_RING] = s->obst[k];
     s->obst[k] = s->obst[--s->nobst];
 }
@@ -158,22 +167,28 @@ static void remove_obstacle(rvo_world *w, shadow *s) {
 /* Ids and tags against the shadow, a sample each step and all of them at
  * reports. */
 static void check_ids(const rvo_world *w, const shadow *s, bool all) {
-    if (rvo_world_agent_count(w) != s->n) FAIL("agent count %d, expected %d", rvo_world_agent_count(w), s->n);
-    if (rvo_world_obstacle_count(w) != s->nobst) FAIL("obstacle count %d, expected %d", rvo_world_obstacle_count(w), s->nobst);
+    if (rvo_world_agent_count(w) != s->n)
+        FAIL("agent count %d, expected %d", rvo_world_agent_count(w), s->n);
+    if (rvo_world_obstacle_count(w) != s->nobst)
+        FAIL("obstacle count %d, expected %d", rvo_world_obstacle_count(w), s->nobst);
     const int32_t stride = all ? 1 : 97;
     for (int32_t k = (int32_t)(next() % (uint32_t)stride); k < s->n; k += stride) {
         double g;
         if (rvo_agent_get_param(w, s->ids[k], RVO_PARAM_GROUPS, &g) != RVO_OK || (uint32_t)g != s->tag[k])
-            FAIL("agent %llu lost its identity (tag %u, got %.0f)", (unsigned long long)s->ids[k], s->tag[k], g);
+            FAIL("agent %llu lost its identity (tag %u, got %.0f)", (unsigned long long)s->ids[k], s->tag[k],
+                 g);
     }
     const int32_t nr = s->nremoved < REMOVED_RING ? s->nremoved : REMOVED_RING;
     for (int32_t k = all ? 0 : (int32_t)(next() % 64); k < nr; k += all ? 1 : 64)
-        if (rvo_world_agent_valid(w, s->removed[k])) FAIL("removed agent id %llu is valid again", (unsigned long long)s->removed[k]);
+        if (rvo_world_agent_valid(w, s->removed[k]))
+            FAIL("removed agent id %llu is valid again", (unsigned long long)s->removed[k]);
     for (int32_t k = 0; k < s->nobst; ++k)
-        if (!rvo_world_obstacle_valid(w, s->obst[k])) FAIL("obstacle %llu invalid", (unsigned long long)s->obst[k]);
+        if (!rvo_world_obstacle_valid(w, s->obst[k]))
+            FAIL("obstacle %llu invalid", (unsigned long long)s->obst[k]);
     const int32_t no = s->nremoved_obst < REMOVED_RING ? s->nremoved_obst : REMOVED_RING;
     for (int32_t k = 0; k < no; ++k)
-        if (rvo_world_obstacle_valid(w, s->removed_obst[k])) FAIL("removed obstacle id is valid again");
+        if (rvo_world_obstacle_valid(w, s->removed_obst[k]))
+            FAIL("removed obstacle id is valid again");
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -192,7 +207,8 @@ int main(int argc, char **argv) {
     /* AddressSanitizer makes a step about 15 times slower and its quarantine
      * keeps freed memory resident: run a fifth of the steps there and judge
      * memory by the world's own bytes only. */
-    if (UNDER_ASAN) steps = steps / 5 > 1 ? steps / 5 : 1;
+    if (UNDER_ASAN)
+        steps = steps / 5 > 1 ? steps / 5 : 1;
     const int32_t agents = argc > 2 ? atoi(argv[2]) : 2000;
     const int32_t threads = argc > 3 ? atoi(argv[3]) : 2;
     const long report = steps >= 100000 ? 10000 : steps >= 10000 ? 1000 : 250;
@@ -205,8 +221,10 @@ int main(int argc, char **argv) {
     rvo_world *w = rvo_world_create(&wd);
     shadow s;
     memset(&s, 0, sizeof s);
-    for (int32_t i = 0; i < agents; ++i) add_agent(w, &s, uniform(-90, 90), uniform(-90, 90));
-    for (int k = 0; k < 24; ++k) add_obstacle(w, &s);
+    for (int32_t i = 0; i < agents; ++i)
+        add_agent(w, &s, uniform(-90, 90), uniform(-90, 90));
+    for (int k = 0; k < 24; ++k)
+        add_obstacle(w, &s);
     float *xy = malloc(sizeof(float) * 2 * (size_t)(agents + 64));
     float *pv = malloc(sizeof(float) * 2 * (size_t)(agents + 64));
     rvo_agent_id *order = malloc(sizeof *order * (size_t)(agents + 64));
@@ -219,8 +237,10 @@ int main(int argc, char **argv) {
     for (long step = 1; step <= steps; ++step) {
         /* churn: 1% of the agents leave at random, as many arrive */
         const int32_t churn = agents / 100 > 1 ? agents / 100 : 1;
-        for (int32_t c = 0; c < churn && s.n > 0; ++c) remove_agent(w, &s, (int32_t)(next() % (uint32_t)s.n));
-        for (int32_t c = 0; c < churn; ++c) add_agent(w, &s, uniform(-90, 90), uniform(-90, 90));
+        for (int32_t c = 0; c < churn && s.n > 0; ++c)
+            remove_agent(w, &s, (int32_t)(next() % (uint32_t)s.n));
+        for (int32_t c = 0; c < churn; ++c)
+            add_agent(w, &s, uniform(-90, 90), uniform(-90, 90));
         if (step % 10 == 0) {
             remove_obstacle(w, &s);
             add_obstacle(w, &s);
@@ -239,12 +259,14 @@ int main(int argc, char **argv) {
                 sorted_cap = 2 * s.n;
                 sorted = realloc(sorted, sizeof *sorted * (size_t)sorted_cap);
             }
-            for (int32_t k = 0; k < s.n; ++k) sorted[k] = (id_k){s.ids[k], k};
+            for (int32_t k = 0; k < s.n; ++k)
+                sorted[k] = (id_k){s.ids[k], k};
             qsort(sorted, (size_t)s.n, sizeof *sorted, by_id);
             for (int32_t i = 0; i < n; ++i) {
                 const id_k key = {order[i], 0};
                 const id_k *hit = bsearch(&key, sorted, (size_t)s.n, sizeof *sorted, by_id);
-                if (!hit) FAIL("world agent %llu unknown to the shadow", (unsigned long long)order[i]);
+                if (!hit)
+                    FAIL("world agent %llu unknown to the shadow", (unsigned long long)order[i]);
                 slot_of[i] = hit ? hit->k : 0;
             }
         }
@@ -256,12 +278,15 @@ int main(int argc, char **argv) {
                 g[0] = uniform(-90, 90);
                 g[1] = uniform(-90, 90);
             }
-            if (d > 1.5f) dx *= 1.5f / d, dy *= 1.5f / d;
+            if (d > 1.5f)
+                dx *= 1.5f / d, dy *= 1.5f / d;
             pv[2 * i] = dx;
             pv[2 * i + 1] = dy;
         }
-        if (rvo_world_set_pref_velocities(w, pv, n) != RVO_OK) FAIL("set_pref_velocities: %s", rvo_world_last_error(w));
-        if (rvo_world_step(w, 0) != RVO_OK) FAIL("step: %s", rvo_world_last_error(w));
+        if (rvo_world_set_pref_velocities(w, pv, n) != RVO_OK)
+            FAIL("set_pref_velocities: %s", rvo_world_last_error(w));
+        if (rvo_world_step(w, 0) != RVO_OK)
+            FAIL("step: %s", rvo_world_last_error(w));
         /* no NaN, ever */
         rvo_world_get_positions(w, xy, n);
         rvo_world_get_velocities(w, pv, n);
@@ -277,7 +302,8 @@ int main(int argc, char **argv) {
             rvo_world_save(w, buf, sz);
             rvo_world *l = NULL;
             char err[160];
-            if (rvo_world_load(buf, sz, &wd, &l, err, sizeof err) != RVO_OK) FAIL("load: %s", err);
+            if (rvo_world_load(buf, sz, &wd, &l, err, sizeof err) != RVO_OK)
+                FAIL("load: %s", err);
             else {
                 rvo_world_destroy(w);
                 w = l;
@@ -290,7 +316,8 @@ int main(int argc, char **argv) {
         }
         if (step % report == 0 || step == steps) {
             const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-            printf("step %8ld  agents %5d  obstacles %3d  world bytes %9lld (peak %9lld)  rss %7ld KiB  %.3f ms/step cpu\n",
+            printf("step %8ld  agents %5d  obstacles %3d  world bytes %9lld (peak %9lld)  rss %7ld KiB  %.3f "
+                   "ms/step cpu\n",
                    step, rvo_world_agent_count(w), rvo_world_obstacle_count(w), m.live, m.peak, rss_kb(),
                    1000.0 * secs / (double)step);
             fflush(stdout);
@@ -310,7 +337,8 @@ int main(int argc, char **argv) {
     else if (settled_rss >= 0 && final_rss - settled_rss > 8192)
         FAIL("rss grew by %ld KiB after settling", final_rss - settled_rss);
     rvo_world_destroy(w);
-    if (m.live != 0) FAIL("%lld bytes still held after destroy", m.live);
+    if (m.live != 0)
+        FAIL("%lld bytes still held after destroy", m.live);
     free(xy);
     free(pv);
     free(order);
