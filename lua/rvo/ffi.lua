@@ -1,7 +1,7 @@
 -- rvo.ffi — the LuaJIT binding of the rvo C core (librvo) through the FFI.
 --
 -- Same world API and the same error messages as the Lua 5.4 C module
--- (src/lua/rvo_core.c); tests/lua runs against both. The per-call methods
+-- (src/lua/core/); tests/lua runs against both. The per-call methods
 -- (position, set_pref_velocity, step, ...) are plain Lua functions that the
 -- JIT compiles into direct C calls: one metatable compare for self, one
 -- type() per argument, out-parameters allocated once per module.
@@ -137,7 +137,7 @@ local function to_id(v)
 end
 
 ---------------------------------------------------------------------------
--- Parameter tables: same rules and order as rvo_core.c.
+-- Parameter tables: same rules and order as rvo.core (src/lua/core/common.c).
 
 local world_fields = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -239,7 +239,7 @@ local function read_fields(t, keys, dst, members, ints)
 end
 
 local INTS = { max_neighbors = true, threads = true }
--- Same order as rvo_core.c: the first bad field is the one reported.
+-- Same order as rvo.core: the first bad field is the one reported.
 local world_keys = {
     "time_step", "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon",
     "time_horizon_obst", "threads",
@@ -281,7 +281,7 @@ local function solver_of(name)
     local list = {}
     for k = 0, #solver_names do list[#list + 1] = solver_names[k] end
     local expected = table.concat(list, ", ", 1, #list - 1) .. " or " .. list[#list]
-    local zero = name:find("\0", 1, true) -- shown up to it, as rvo_core.c does
+    local zero = name:find("\0", 1, true) -- shown up to it, as rvo.core does
     return nil, format("unknown solver '%s' (expected %s)", zero and name:sub(1, zero - 1) or name, expected)
 end
 
@@ -340,7 +340,7 @@ local function new_world(params)
     end
     C.rvo_world_set_rvo2_compat(w, params ~= nil and params.rvo2_compat == true)
     if solver and solver ~= 0 and C.rvo_world_set_solver(w, solver) ~= 0 then
-        -- (cannot happen: the name was checked) as rvo_core.c reports it
+        -- (cannot happen: the name was checked) as rvo.core reports it
         local msg = ffi.string(C.rvo_world_last_error(w))
         C.rvo_world_destroy(w)
         arg_fail(1, fn, msg)
@@ -801,7 +801,7 @@ local FLOAT_ARRAY = ffi.typeof("float[?]")
 
 -- The length of list t: its elements before the first nil. # may answer
 -- any border of a table with holes, and LuaJIT and Lua 5.4 pick different
--- ones; this is the same on both bindings (rvo_core.c's list_len). len is
+-- ones; this is the same on both bindings (rvo.core's list_len). len is
 -- #t, the answer when there is no hole.
 local function list_len(t, len)
     local n = 0
@@ -1088,7 +1088,7 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
 end
 
 ---------------------------------------------------------------------------
--- Debug view: the ORCA lines of one agent (as rvo_core.c's l_orca_lines).
+-- Debug view: the ORCA lines of one agent (as rvo.core's l_orca_lines).
 
 local ORCA_LINES_MAP = { [1] = 1, [2] = 2, [3] = 3, [4] = 3 } -- core: id, dt, out, cap
 local nobst_out = ffi.new("int32_t[1]")
@@ -1130,7 +1130,7 @@ function methods.orca_lines(self, id, dt, buf)
 end
 
 ---------------------------------------------------------------------------
--- Snapshots (as rvo_core.c's l_save / l_load).
+-- Snapshots (as rvo.core's l_save / l_load).
 
 function methods.save(self)
     local w = getmetatable(self) == World and self._w
