@@ -21,7 +21,7 @@
 local rvo = require("rvo")
 
 local error, type, getmetatable, setmetatable, pairs, ipairs = error, type, getmetatable, setmetatable, pairs, ipairs
-local format, floor, huge = string.format, math.floor, math.huge
+local format, floor = string.format, math.floor
 
 ---------------------------------------------------------------------------
 -- The FFI backend: the same functions as rvo.navcore (src/lua/rvo_nav_core.c),
@@ -209,9 +209,7 @@ local function type_name(v)
     return type(v)
 end
 
-local function is_finite(v)
-    return v == v and v ~= huge and v ~= -huge
-end
+local is_finite = require("rvo.check").finite
 
 -- A flat list of numbers (its length a multiple of mult).
 local function check_numbers(t, name, mult)
