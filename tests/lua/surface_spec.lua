@@ -82,7 +82,7 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
         f:close()
         local declared, problems = {}, {}
         local optional = {}
-        for line in meta:gmatch("[^\n]*") do
+        for line in (meta .. "\n"):gmatch("([^\n]*)\n") do
             local p, q = line:match("^%-%-%-@param ([%w_]+)(%??)")
             if p then optional[p] = q == "?" end
             local name, args = line:match("^function World:([%w_]+)%((.-)%)")
