@@ -46,7 +46,8 @@ local function setup_paths()
     local build = os.getenv("RVO_BUILD_DIR")
     if not build or build == "" then build = "build" end
     if build:sub(1, 1) ~= "/" then build = root .. "/" .. build end
-    package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
+    -- <build>/lua: rvo/cdef.lua, generated from rvo.h when rvo is built
+    package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. build .. "/lua/?.lua;" .. package.path
     package.cpath = build .. "/src/?.so;" .. package.cpath
     return root, build
 end

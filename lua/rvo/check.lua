@@ -10,6 +10,7 @@
 --   local check = require("rvo.check")
 --   error("... got " .. check.show(v))
 local check = {}
+local error, getmetatable = error, getmetatable
 local format, huge = string.format, math.huge
 
 --- True for a number that is neither NaN nor infinite.
@@ -33,6 +34,26 @@ end
 function check.clamp_coord(v)
     if v > 1e9 then return 1e9 elseif v < -1e9 then return -1e9 end
     return v
+end
+
+--- The self check of an object's methods (mt its metatable): the returned
+-- function(self, fname), called by the method itself, raises at the
+-- method's caller "bad argument #0 to 'fname' (<what> expected: call it as
+-- <var>:fname(...))", or, with no what, "calling 'fname' on bad self"; and
+-- for an object whose world (self.world) was destroyed, "bad argument #0
+-- to 'fname' (the world was destroyed)".
+function check.self_checker(mt, what, var)
+    local bad = what == nil and "calling '%s' on bad self"
+        or format("bad argument #0 to '%%s' (%s expected: call it as %s:%%s(...))", what, var)
+    return function(self, fname)
+        if getmetatable(self) ~= mt then
+            error(format(bad, fname, fname), 3)
+        end
+        local world = self.world
+        if world ~= nil and world:is_destroyed() then
+            error(format("bad argument #0 to '%s' (the world was destroyed)", fname), 3)
+        end
+    end
 end
 
 --- v as error messages print it: numbers in %.14g, strings as they are,

@@ -1,7 +1,7 @@
 -- rvo.ffi — the LuaJIT binding of the rvo C core (librvo) through the FFI.
 --
 -- Same world API and the same error messages as the Lua 5.4 C module
--- (src/lua/rvo_core.c); tests/lua runs against both. The per-call methods
+-- (src/lua/core/); tests/lua runs against both. The per-call methods
 -- (position, set_pref_velocity, step, ...) are plain Lua functions that the
 -- JIT compiles into direct C calls: one metatable compare for self, one
 -- type() per argument, out-parameters allocated once per module.
@@ -17,147 +17,16 @@ local error, getmetatable, setmetatable, type, tonumber, pairs =
 local floor = math.floor
 local format = string.format
 
--- Declarations copied by hand from src/rvo.h (enums as int: same ABI).
+-- The declarations of src/rvo.h, generated from it when rvo is built
+-- (lua/gen_cdef.py): <build>/lua/rvo/cdef.lua, installed beside this file.
+local have_cdef, cdef = pcall(require, "rvo.cdef")
+if not have_cdef then
+    error("rvo.ffi: no rvo.cdef (generated when rvo is built): add <build>/lua/?.lua to package.path"
+        .. " or use an installed copy\n" .. tostring(cdef), 0)
+end
 -- Guarded so that loading the binding twice (two package paths) works.
 if not pcall(ffi.typeof, "rvo_world_def") then
-    ffi.cdef [[
-typedef struct rvo_vec2 { float x; float y; } rvo_vec2;
-typedef uint64_t rvo_agent_id;
-typedef uint64_t rvo_obstacle_id;
-typedef struct rvo_world rvo_world;
-typedef int rvo_status;
-typedef int rvo_param;
-typedef struct rvo_agent_def {
-    float radius;
-    float max_speed;
-    float neighbor_dist;
-    int32_t max_neighbors;
-    float time_horizon;
-    float time_horizon_obst;
-    rvo_vec2 velocity;
-    rvo_vec2 pref_velocity;
-    float weight;
-    uint32_t groups;
-    uint32_t mask;
-    float z;
-    float height;
-    uint32_t cookie;
-} rvo_agent_def;
-typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_size);
-typedef void rvo_task_fn(int32_t begin, int32_t end, uint32_t worker, void *task_ctx);
-typedef void *rvo_enqueue_task_fn(rvo_task_fn *task, int32_t count, int32_t min_range, void *task_ctx, void *user);
-typedef void rvo_finish_task_fn(void *user_task, void *user);
-typedef struct rvo_world_def {
-    float time_step;
-    rvo_agent_def agent;
-    int32_t threads;
-    uint64_t seed;
-    float height_margin;
-    rvo_alloc_fn *alloc;
-    void *alloc_user;
-    uint32_t cookie;
-    rvo_enqueue_task_fn *enqueue_task;
-    rvo_finish_task_fn *finish_task;
-    void *task_user;
-} rvo_world_def;
-
-rvo_agent_def rvo_default_agent_def(void);
-rvo_world_def rvo_default_world_def(void);
-const char *rvo_agent_def_check(const rvo_agent_def *def);
-const char *rvo_world_def_check(const rvo_world_def *def);
-const char *rvo_param_name(rvo_param p);
-const char *rvo_agent_def_set(rvo_agent_def *def, rvo_param p, double value);
-size_t rvo_agent_def_size(void);
-size_t rvo_world_def_size(void);
-const char *rvo_status_string(rvo_status s);
-const char *rvo_version(void);
-
-rvo_world *rvo_world_create(const rvo_world_def *def);
-void rvo_world_destroy(rvo_world *w);
-const char *rvo_world_last_error(const rvo_world *w);
-int rvo_world_last_error_arg(const rvo_world *w);
-float rvo_world_time_step(const rvo_world *w);
-rvo_status rvo_world_set_time_step(rvo_world *w, float dt);
-rvo_agent_def rvo_world_agent_defaults(const rvo_world *w);
-rvo_status rvo_world_solve(rvo_world *w, float dt);
-rvo_status rvo_world_integrate(rvo_world *w, float dt);
-rvo_status rvo_world_step(rvo_world *w, float dt);
-bool rvo_world_is_solved(const rvo_world *w);
-
-rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def);
-rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id);
-bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id);
-int32_t rvo_world_agent_count(const rvo_world *w);
-int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap);
-
-rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y);
-rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
-rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
-rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
-rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
-rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
-rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
-rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
-rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value);
-rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
-
-int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n);
-int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n);
-int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
-rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
-rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
-const float *rvo_world_positions_view(const rvo_world *w);
-const float *rvo_world_velocities_view(const rvo_world *w);
-
-rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
-rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
-bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
-int32_t rvo_world_obstacle_count(const rvo_world *w);
-
-int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap);
-int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap);
-int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
-
-rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy);
-rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
-int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
-int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
-rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
-rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on);
-bool rvo_world_strict_overlap(const rvo_world *w);
-rvo_status rvo_world_set_stall_threshold(rvo_world *w, float progress, float min_time);
-void rvo_world_stall_threshold(const rvo_world *w, float *progress, float *min_time);
-int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t cap);
-rvo_status rvo_agent_get_stall_time(const rvo_world *w, rvo_agent_id id, float *out);
-rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
-bool rvo_world_rvo2_compat(const rvo_world *w);
-rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
-typedef struct rvo_ray_hit {
-    float distance;
-    rvo_vec2 point;
-    rvo_vec2 normal;
-    rvo_agent_id agent;
-    rvo_obstacle_id obstacle;
-} rvo_ray_hit;
-int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                       uint32_t mask, rvo_ray_hit *hit);
-int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-    uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit);
-
-typedef int rvo_solver;
-rvo_status rvo_world_set_solver(rvo_world *w, rvo_solver s);
-rvo_solver rvo_world_solver(const rvo_world *w);
-rvo_status rvo_world_set_sampling(rvo_world *w, int32_t samples, float penalty_weight);
-const char *rvo_solver_name(rvo_solver s);
-int rvo_solver_from_name(const char *name);
-/* debug view */
-int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
-                                   int32_t *num_obstacle);
-/* snapshots */
-size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap);
-rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
-                          char *err, size_t errlen);
-]]
+    ffi.cdef(cdef.rvo)
 end
 
 local function load_library()
@@ -182,9 +51,9 @@ end
 
 local C = load_library()
 
--- The struct layouts above are copied by hand: refuse a library they do not match.
+-- A librvo built from another rvo.h than rvo.cdef: refuse it.
 if C.rvo_agent_def_size() ~= ffi.sizeof("rvo_agent_def") or C.rvo_world_def_size() ~= ffi.sizeof("rvo_world_def") then
-    error("rvo.ffi: librvo's definitions do not match this binding (rebuild librvo or update lua/rvo/ffi.lua)")
+    error("rvo.ffi: librvo's definitions do not match this binding (rebuild librvo and rvo/cdef.lua together)")
 end
 
 local WORLD_NAME = "rvo.world"
@@ -268,7 +137,7 @@ local function to_id(v)
 end
 
 ---------------------------------------------------------------------------
--- Parameter tables: same rules and order as rvo_core.c.
+-- Parameter tables: same rules and order as rvo.core (src/lua/core/common.c).
 
 local world_fields = {
     "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
@@ -370,7 +239,7 @@ local function read_fields(t, keys, dst, members, ints)
 end
 
 local INTS = { max_neighbors = true, threads = true }
--- Same order as rvo_core.c: the first bad field is the one reported.
+-- Same order as rvo.core: the first bad field is the one reported.
 local world_keys = {
     "time_step", "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon",
     "time_horizon_obst", "threads",
@@ -412,7 +281,7 @@ local function solver_of(name)
     local list = {}
     for k = 0, #solver_names do list[#list + 1] = solver_names[k] end
     local expected = table.concat(list, ", ", 1, #list - 1) .. " or " .. list[#list]
-    local zero = name:find("\0", 1, true) -- shown up to it, as rvo_core.c does
+    local zero = name:find("\0", 1, true) -- shown up to it, as rvo.core does
     return nil, format("unknown solver '%s' (expected %s)", zero and name:sub(1, zero - 1) or name, expected)
 end
 
@@ -471,7 +340,7 @@ local function new_world(params)
     end
     C.rvo_world_set_rvo2_compat(w, params ~= nil and params.rvo2_compat == true)
     if solver and solver ~= 0 and C.rvo_world_set_solver(w, solver) ~= 0 then
-        -- (cannot happen: the name was checked) as rvo_core.c reports it
+        -- (cannot happen: the name was checked) as rvo.core reports it
         local msg = ffi.string(C.rvo_world_last_error(w))
         C.rvo_world_destroy(w)
         arg_fail(1, fn, msg)
@@ -932,7 +801,7 @@ local FLOAT_ARRAY = ffi.typeof("float[?]")
 
 -- The length of list t: its elements before the first nil. # may answer
 -- any border of a table with holes, and LuaJIT and Lua 5.4 pick different
--- ones; this is the same on both bindings (rvo_core.c's list_len). len is
+-- ones; this is the same on both bindings (rvo.core's list_len). len is
 -- #t, the answer when there is no hole.
 local function list_len(t, len)
     local n = 0
@@ -1219,7 +1088,7 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
 end
 
 ---------------------------------------------------------------------------
--- Debug view: the ORCA lines of one agent (as rvo_core.c's l_orca_lines).
+-- Debug view: the ORCA lines of one agent (as rvo.core's l_orca_lines).
 
 local ORCA_LINES_MAP = { [1] = 1, [2] = 2, [3] = 3, [4] = 3 } -- core: id, dt, out, cap
 local nobst_out = ffi.new("int32_t[1]")
@@ -1261,7 +1130,7 @@ function methods.orca_lines(self, id, dt, buf)
 end
 
 ---------------------------------------------------------------------------
--- Snapshots (as rvo_core.c's l_save / l_load).
+-- Snapshots (as rvo.core's l_save / l_load).
 
 function methods.save(self)
     local w = getmetatable(self) == World and self._w

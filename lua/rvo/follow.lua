@@ -106,12 +106,7 @@ function follow.new(world, opts)
     }, Follower)
 end
 
-local function check_self(self, fn)
-    if getmetatable(self) ~= Follower then
-        error(format("calling '%s' on bad self", fn), 3)
-    end
-    check.alive(self.world, fn, 0, 4)
-end
+local check_self = check.self_checker(Follower)
 
 local function track(self, id, st)
     if not self.state[id] then

@@ -35,12 +35,7 @@ Groups.__index = Groups
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
 
-local function check_self(self, fname)
-    if getmetatable(self) ~= Groups then
-        error(format("bad argument #0 to '%s' (groups expected: call it as g:%s(...))", fname, fname), 3)
-    end
-    check.alive(self.world, fname, 0, 4)
-end
+local check_self = check.self_checker(Groups, "groups", "g")
 
 local function check_name(name, fname, argn)
     if type(name) ~= "string" or name == "" then

@@ -2,7 +2,7 @@
 --
 -- One API on both runtimes: on LuaJIT (and LÖVE) the FFI binding over
 -- librvo (lua/rvo/ffi.lua), on Lua 5.4 the C module rvo.core
--- (src/lua/rvo_core.c). Both raise the same error messages; the suite in
+-- (src/lua/core/). Both raise the same error messages; the suite in
 -- tests/lua runs unchanged against each.
 --
 --   local rvo = require("rvo")

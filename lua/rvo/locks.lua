@@ -40,12 +40,7 @@ local finite = check.finite
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
 
-local function check_self(self, fname)
-    if getmetatable(self) ~= Locks then
-        error(format("bad argument #0 to '%s' (locks expected: call it as L:%s(...))", fname, fname), 3)
-    end
-    check.alive(self.world, fname, 0, 4)
-end
+local check_self = check.self_checker(Locks, "locks", "L")
 
 local KNOWN = { after_avoid = true, after_clean = true, tolerance = true, release_on_change = true }
 

@@ -21,7 +21,7 @@
 local rvo = require("rvo")
 
 local error, type, getmetatable, setmetatable, pairs, ipairs = error, type, getmetatable, setmetatable, pairs, ipairs
-local format, floor, huge = string.format, math.floor, math.huge
+local format, floor = string.format, math.floor
 
 ---------------------------------------------------------------------------
 -- The FFI backend: the same functions as rvo.navcore (src/lua/rvo_nav_core.c),
@@ -29,47 +29,11 @@ local format, floor, huge = string.format, math.floor, math.huge
 
 local function ffi_backend()
     local ffi = require("ffi")
-    if not pcall(ffi.typeof, "rvo_error") then
-        ffi.cdef [[
-typedef struct rvo_error { int32_t status; int32_t arg; char message[160]; } rvo_error;
-typedef struct rvo_outline rvo_outline;
-rvo_outline *rvo_outline_build(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys,
-                               int32_t verts_per_poly, float epsilon, rvo_error *err);
-void rvo_outline_destroy(rvo_outline *o);
-int32_t rvo_outline_loop_count(const rvo_outline *o);
-const float *rvo_outline_loop(const rvo_outline *o, int32_t i, int32_t *n);
-int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
-]]
-    end
-    if not pcall(ffi.typeof, "rvo_door") then
-        if not pcall(ffi.typeof, "rvo_vec2") then ffi.cdef "typedef struct rvo_vec2 { float x; float y; } rvo_vec2;" end
-        ffi.cdef [[
-typedef struct rvo_door { rvo_vec2 a, b; float thickness, depth, widen, reach; } rvo_door;
-int32_t rvo_door_steer(const rvo_door *door, int32_t n, const float *pos, const float *radius,
-                       const float *target, float *out, rvo_error *err);
-]]
-    end
-    if not pcall(ffi.typeof, "rvo_nav_config") then
-        ffi.cdef [[
-typedef struct rvo_navmesh rvo_navmesh;
-typedef struct rvo_nav_config {
-    float cell_size, cell_height, agent_height, agent_radius, agent_max_climb, agent_max_slope;
-    float region_min_size, region_merge_size, edge_max_len, edge_max_error;
-    int32_t verts_per_poly;
-    float detail_sample_dist, detail_sample_max_error;
-} rvo_nav_config;
-rvo_nav_config rvo_nav_default_config(void);
-rvo_navmesh *rvo_nav_build(const float *verts, int32_t nverts, const int32_t *tris, int32_t ntris,
-                           const rvo_nav_config *cfg, rvo_error *err);
-void rvo_nav_destroy(rvo_navmesh *m);
-void rvo_nav_bounds(const rvo_navmesh *m, float bmin[3], float bmax[3]);
-const float *rvo_nav_verts(const rvo_navmesh *m, int32_t *nverts);
-const int32_t *rvo_nav_polys(const rvo_navmesh *m, int32_t *npolys, int32_t *nvp);
-int rvo_nav_nearest(const rvo_navmesh *m, const float p[3], const float half_extents[3], float out[3], rvo_error *err);
-int32_t rvo_nav_find_path(const rvo_navmesh *m, const float start[3], const float end[3],
-                          const float half_extents[3], float *xyz, int32_t cap, int *partial, rvo_error *err);
-]]
-    end
+    -- rvo.h's and rvo_nav.h's declarations, generated when rvo is built
+    -- (lua/gen_cdef.py); rvo.ffi may have declared rvo.h's already.
+    local cdef = require("rvo.cdef")
+    if not pcall(ffi.typeof, "rvo_world_def") then ffi.cdef(cdef.rvo) end
+    if not pcall(ffi.typeof, "rvo_nav_config") then ffi.cdef(cdef.nav) end
     -- Found as rvo.ffi finds librvo: $RVO_LIB (or $RVO_NAV_LIB), then
     -- package.cpath, then the installed copy named by rvo.libpath (written
     -- by `meson install`; .nav for librvo_nav), then the system.
@@ -245,9 +209,7 @@ local function type_name(v)
     return type(v)
 end
 
-local function is_finite(v)
-    return v == v and v ~= huge and v ~= -huge
-end
+local is_finite = require("rvo.check").finite
 
 -- A flat list of numbers (its length a multiple of mult).
 local function check_numbers(t, name, mult)

@@ -65,12 +65,7 @@ local clamp = check.clamp_coord
 -- A world of either backend (the check rvo.nav and rvo.follow use too).
 local is_world = require("rvo").is_world
 
-local function check_self(self, fname)
-    if getmetatable(self) ~= Surround then
-        error(format("bad argument #0 to '%s' (surround expected: call it as s:%s(...))", fname, fname), 3)
-    end
-    check.alive(self.world, fname, 0, 4)
-end
+local check_self = check.self_checker(Surround, "surround", "s")
 
 local KNOWN = { target = true, attack_radius = true, tolerance = true, probe_length = true, spread = true,
     hold = true, probes = true, spread_speed = true }

@@ -10,31 +10,10 @@ local function f32(x) -- x rounded to float, as the core stores it
     return v
 end
 
-local METHODS = {
-    "add_agent", "add_obstacle", "agent_count", "agent_valid", "destroy", "ids", "integrate",
-    "is_destroyed", "is_solved", "is_valid", "line_of_sight", "max_neighbors", "max_speed",
-    "neighbor_dist", "neighbors", "new_velocities", "new_velocity", "obstacle_count",
-    "obstacle_valid", "position", "positions", "pref_velocity", "query_radius", "radius",
-    "remove_agent", "remove_obstacle", "set_max_neighbors", "set_max_speed", "set_neighbor_dist",
-    "set_new_velocities", "set_new_velocity", "set_position", "set_pref_velocities",
-    "set_pref_velocity", "set_radius", "set_time_horizon", "set_time_horizon_obst",
-    "set_time_step", "set_velocity", "solve", "step", "time_horizon", "time_horizon_obst",
-    "time_step", "velocities", "velocity",
-    -- game semantics (semantics_spec)
-    "avoiding", "is_locked", "lock", "ray_cast", "set_height_margin", "set_obstacle_z_range", "unlock",
-    "set_sampling", "set_solver", "solver",
-    -- avoidance quality mode
-    "rvo2_compat", "set_rvo2_compat",
-    -- strict overlap (quality_spec) and stall events (unstick_spec)
-    "set_strict_overlap", "strict_overlap",
-    "set_stall_threshold", "stall_threshold", "stalled", "stall_time",
-    -- debug view (orca_lines_spec)
-    "orca_lines",
-    -- performance: zero-copy views (perf_spec)
-    "positions_view", "velocities_view",
-    -- snapshots (snapshot_spec)
-    "save",
-}
+-- The method names of tests/lua/surface.lua (surface_spec holds both
+-- bindings and docs/rvo.meta.lua to that list, with the arguments).
+local METHODS = {}
+for _, entry in ipairs(dofile(dir .. "surface.lua")) do METHODS[#METHODS + 1] = entry[1] end
 
 describe("rvo module", function()
     it("reports its version and backend", function()

@@ -1,0 +1,223 @@
+#include "core.h"
+
+/* ---- bulk ------------------------------------------------------------- */
+
+static int l_ids(lua_State *L)
+{
+    static const char fn[] = "ids";
+    lworld *lw = check_world(L, fn);
+    int has_buf = opt_table(L, 1, fn);
+    int32_t n = rvo_world_agent_count(lw->w), got, i;
+    rvo_agent_id *buf = ids(L, lw, (size_t)n);
+    got = rvo_world_agent_ids(lw->w, buf, n);
+    if (got < n) {
+        n = got < 0 ? 0 : got;
+    }
+    if (!has_buf) {
+        lua_settop(L, 1);
+        lua_createtable(L, n, 0);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, buf[i]);
+        lua_seti(L, 2, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 2, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
+    return has_buf ? 1 : 2;
+}
+
+typedef int32_t bulk_get_fn(const rvo_world *w, float *xy, int32_t n);
+
+typedef rvo_status bulk_set_fn(rvo_world *w, const float *xy, int32_t n);
+
+#define BULK_BATCH 16
+
+static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
+{
+    lworld *lw = check_world(L, fn);
+    int has_buf = opt_table(L, 1, fn);
+    int32_t n = rvo_world_agent_count(lw->w), got;
+    lua_Integer i, m;
+    float *buf = floats(L, lw, 2 * (size_t)n);
+    got = get(lw->w, buf, n);
+    if (got < 0) {
+        static const signed char map[] = {1, 1};
+        core_error(L, lw->w, (rvo_status)got, fn, map, 2);
+    }
+    if (got < n) {
+        n = got;
+    }
+    m = 2 * (lua_Integer)n;
+    if (!has_buf) {
+        lua_settop(L, 1);
+        lua_createtable(L, (int)m, 0);
+    }
+    for (i = 0; i < m; i++) {
+        lua_pushnumber(L, (lua_Number)buf[i]);
+        lua_seti(L, 2, i + 1);
+    }
+    clear_tail(L, 2, m + 1);
+    lua_pushinteger(L, n);
+    return has_buf ? 1 : 2;
+}
+
+static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
+{
+    lworld *lw = check_world(L, fn);
+    int32_t n;
+    lua_Integer len, i;
+    float *buf;
+    rvo_status st;
+    check_table(L, 1, fn);
+    n = rvo_world_agent_count(lw->w);
+    len = (lua_Integer)lua_rawlen(L, 2);
+    if (len != 2 * (lua_Integer)n) {
+        len = list_len(L, 2, len);
+    }
+    if (len != 2 * (lua_Integer)n) {
+        lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", (lua_Integer)(2 * (lua_Integer)n), len);
+        arg_error(L, 1, fn, lua_tostring(L, -1));
+    }
+    buf = floats(L, lw, (size_t)len);
+    /* BULK_BATCH values on the stack at a time: one pop per batch */
+    luaL_checkstack(L, BULK_BATCH + 4, "too many values");
+    for (i = 0; i < len; i += BULK_BATCH) {
+        int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
+        for (j = 0; j < b; j++) {
+            int t = lua_geti(L, 2, i + j + 1);
+            if (t == LUA_TNIL) { /* a hole: the list ends before it */
+                lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", len, i + j);
+                arg_error(L, 1, fn, lua_tostring(L, -1));
+            }
+            if (t != LUA_TNUMBER) {
+                lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
+                arg_error(L, 1, fn, lua_tostring(L, -1));
+            }
+        }
+        for (j = 0; j < b; j++) {
+            buf[i + j] = (float)lua_tonumberx(L, top + 1 + j, NULL);
+        }
+        lua_settop(L, top);
+    }
+    st = set(lw->w, buf, n);
+    if (st != RVO_OK) {
+        static const signed char map[] = {1, 1};
+        core_error(L, lw->w, st, fn, map, 2);
+    }
+    return 0;
+}
+
+static int l_positions(lua_State *L)
+{
+    return bulk_get(L, "positions", rvo_world_get_positions);
+}
+
+static int l_velocities(lua_State *L)
+{
+    return bulk_get(L, "velocities", rvo_world_get_velocities);
+}
+
+static int l_new_velocities(lua_State *L)
+{
+    return bulk_get(L, "new_velocities", rvo_world_get_new_velocities);
+}
+
+static int l_set_pref_velocities(lua_State *L)
+{
+    return bulk_set(L, "set_pref_velocities", rvo_world_set_pref_velocities);
+}
+
+static int l_set_new_velocities(lua_State *L)
+{
+    return bulk_set(L, "set_new_velocities", rvo_world_set_new_velocities);
+}
+
+/* ---- performance: zero-copy views --------------------------------------
+ * world:positions_view() / velocities_view(): a read-only view v of the
+ * world's array, v[2k] and v[2k + 1] (0-based, world order) the x and y of
+ * agent k, #v = 2 * agent_count. Each read goes to the world's current
+ * array (nothing is copied), so the view is always safe; LuaJIT's views are
+ * raw pointers, valid until the next step, add_agent or remove_agent. */
+
+#define VIEW_NAME "rvo.view"
+
+typedef struct lview {
+    int velocities; /* 0: positions, 1: velocities */
+} lview;
+
+static const float *view_data(lua_State *L, int32_t *count)
+{
+    lview *v = (lview *)luaL_checkudata(L, 1, VIEW_NAME);
+    lworld *lw;
+    lua_getiuservalue(L, 1, 1);
+    lw = (lworld *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (lw == NULL || lw->w == NULL) {
+        luaL_error(L, "attempt to use a destroyed " WORLD_NAME);
+    }
+    *count = rvo_world_agent_count(lw->w);
+    return v->velocities ? rvo_world_velocities_view(lw->w) : rvo_world_positions_view(lw->w);
+}
+
+static int l_view_index(lua_State *L)
+{
+    int32_t count;
+    const float *data = view_data(L, &count);
+    int isnum;
+    lua_Integer k = lua_tointegerx(L, 2, &isnum);
+    if (!isnum || lua_type(L, 2) != LUA_TNUMBER || k < 0 || k >= 2 * (lua_Integer)count || data == NULL) {
+        lua_pushnil(L);
+    } else {
+        lua_pushnumber(L, (lua_Number)data[k]);
+    }
+    return 1;
+}
+
+static int l_view_len(lua_State *L)
+{
+    int32_t count;
+    view_data(L, &count);
+    lua_pushinteger(L, 2 * (lua_Integer)count);
+    return 1;
+}
+
+static int make_view(lua_State *L, const char *fn, int velocities)
+{
+    lview *v;
+    check_world(L, fn);
+    v = (lview *)lua_newuserdatauv(L, sizeof *v, 1);
+    v->velocities = velocities;
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1); /* the view keeps its world alive */
+    if (luaL_newmetatable(L, VIEW_NAME)) {
+        lua_pushcfunction(L, l_view_index);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, l_view_len);
+        lua_setfield(L, -2, "__len");
+    }
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int l_positions_view(lua_State *L)
+{
+    return make_view(L, "positions_view", 0);
+}
+
+static int l_velocities_view(lua_State *L)
+{
+    return make_view(L, "velocities_view", 1);
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+const luaL_Reg bulk_methods[] = {
+    {"ids", l_ids},
+    {"positions", l_positions},
+    {"velocities", l_velocities},
+    {"new_velocities", l_new_velocities},
+    {"set_pref_velocities", l_set_pref_velocities},
+    {"set_new_velocities", l_set_new_velocities},
+    {"positions_view", l_positions_view}, /* performance: zero-copy views */
+    {"velocities_view", l_velocities_view},
+    {NULL, NULL}};

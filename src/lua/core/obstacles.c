@@ -1,0 +1,106 @@
+#include "core.h"
+
+/* ---- obstacles -------------------------------------------------------- */
+
+static const char *const obstacle_fields[] = {"closed", NULL};
+
+static int l_add_obstacle(lua_State *L)
+{
+    static const char fn[] = "add_obstacle";
+    lworld *lw = check_world(L, fn);
+    lua_Integer len, i;
+    float *buf;
+    int closed = 1;
+    rvo_obstacle_id id;
+    check_table(L, 1, fn);
+    if (opt_table(L, 2, fn)) {
+        int t;
+        check_fields(L, 3, obstacle_fields, 0, 2, fn);
+        t = lua_getfield(L, 3, "closed");
+        if (t == LUA_TBOOLEAN) {
+            closed = lua_toboolean(L, -1);
+        } else if (t != LUA_TNIL) {
+            lua_pushfstring(L, "field 'closed': boolean expected, got %s", type_name(L, -1));
+            arg_error(L, 2, fn, lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+    len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
+    if (len % 2 != 0) {
+        lua_pushfstring(L, "even number of coordinates expected, got %I", len);
+        arg_error(L, 1, fn, lua_tostring(L, -1));
+    }
+    if (len > 2 * (lua_Integer)RVO_MAX_SLOTS) {
+        arg_error(L, 1, fn, "too many points");
+    }
+    buf = floats(L, lw, (size_t)len);
+    for (i = 0; i < len; i++) {
+        if (lua_geti(L, 2, i + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
+            arg_error(L, 1, fn, lua_tostring(L, -1));
+        }
+        buf[i] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    id = rvo_world_add_obstacle(lw->w, buf, (int32_t)(len / 2), closed != 0);
+    if (id == 0) {
+        /* core: xy = 1, n = 2, closed = 3 */
+        static const signed char map[] = {1, 1, 2};
+        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, map, 3);
+    }
+    push_id(L, id);
+    return 1;
+}
+
+static int l_remove_obstacle(lua_State *L)
+{
+    static const char fn[] = "remove_obstacle";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    rvo_status st = rvo_world_remove_obstacle(lw->w, id);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_set_obstacle_z_range(lua_State *L)
+{
+    static const char fn[] = "set_obstacle_z_range";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    double zmin = check_num(L, 2, fn);
+    double zmax = check_num(L, 3, fn);
+    /* core: id = 1, zmin = 2, zmax = 3, as in Lua */
+    rvo_status st = rvo_obstacle_set_z_range(lw->w, id, (float)zmin, (float)zmax);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_obstacle_count(lua_State *L)
+{
+    lworld *lw = check_world(L, "obstacle_count");
+    lua_pushinteger(L, (lua_Integer)rvo_world_obstacle_count(lw->w));
+    return 1;
+}
+
+static int l_obstacle_valid(lua_State *L)
+{
+    static const char fn[] = "obstacle_valid";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    lua_pushboolean(L, id != 0 && rvo_world_obstacle_valid(lw->w, id));
+    return 1;
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+const luaL_Reg obstacle_methods[] = {
+    {"add_obstacle", l_add_obstacle},
+    {"remove_obstacle", l_remove_obstacle},
+    {"obstacle_count", l_obstacle_count},
+    {"obstacle_valid", l_obstacle_valid},
+    {"set_obstacle_z_range", l_set_obstacle_z_range},
+    {NULL, NULL}};

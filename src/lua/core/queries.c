@@ -1,0 +1,305 @@
+#include "core.h"
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* Push the n ids of buf into the table argument buf_arg (or a new table)
+ * and return the Lua results. */
+static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf)
+{
+    int t;
+    int32_t i;
+    if (has_buf) {
+        t = buf_arg + 1;
+    } else {
+        lua_createtable(L, n, 0);
+        t = lua_gettop(L);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, buf[i]);
+        lua_seti(L, t, (lua_Integer)i + 1);
+    }
+    clear_tail(L, t, (lua_Integer)n + 1);
+    if (has_buf) {
+        lua_pushinteger(L, n);
+        return 1;
+    }
+    lua_pushvalue(L, t);
+    lua_pushinteger(L, n);
+    return 2;
+}
+
+/* ---- game semantics: locks, the avoiding report, height --------------- */
+
+static int l_avoiding(lua_State *L)
+{
+    static const char fn[] = "avoiding";
+    lworld *lw = check_world(L, fn);
+    double tol = opt_num(L, 1, fn, 1e-4);
+    int has_buf = opt_table(L, 2, fn);
+    int32_t cap = rvo_world_agent_count(lw->w);
+    rvo_agent_id *buf = ids(L, lw, (size_t)cap);
+    /* at most every agent: one call is enough */
+    int32_t n = rvo_world_avoiding(lw->w, (float)tol, buf, cap);
+    if (n < 0) {
+        /* core: tolerance = 1, out = 2 (the buffer) */
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > cap) {
+        n = cap;
+    }
+    lua_settop(L, 3); /* tolerance and buf at their places, even when absent */
+    return push_id_list(L, buf, n, 2, has_buf);
+}
+
+/* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
+
+/* world:stalled([ids [, times]]): without ids returns ids, times, n (times
+ * is the table given, filled, or a new one); with ids fills them (times only
+ * when given) and returns n. */
+static int l_stalled(lua_State *L)
+{
+    static const char fn[] = "stalled";
+    lworld *lw = check_world(L, fn);
+    int has_ids = opt_table(L, 1, fn);
+    int has_times = opt_table(L, 2, fn);
+    int32_t cap = rvo_world_agent_count(lw->w);
+    rvo_agent_id *ib = ids(L, lw, (size_t)cap);
+    float *tb = floats(L, lw, (size_t)cap);
+    int32_t n = rvo_world_stalled(lw->w, ib, tb, cap), i;
+    int ti, tt;
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > cap) {
+        n = cap;
+    }
+    lua_settop(L, 3);
+    if (has_ids) {
+        ti = 2;
+    } else {
+        lua_createtable(L, n, 0);
+        ti = lua_gettop(L);
+    }
+    if (has_times || !has_ids) {
+        if (has_times) {
+            tt = 3;
+        } else {
+            lua_createtable(L, n, 0);
+            tt = lua_gettop(L);
+        }
+        for (i = 0; i < n; i++) {
+            lua_pushnumber(L, (lua_Number)tb[i]);
+            lua_seti(L, tt, (lua_Integer)i + 1);
+        }
+        clear_tail(L, tt, (lua_Integer)n + 1);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, ib[i]);
+        lua_seti(L, ti, (lua_Integer)i + 1);
+    }
+    clear_tail(L, ti, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
+    if (has_ids) {
+        return 1;
+    }
+    lua_pushvalue(L, ti);
+    lua_pushvalue(L, tt);
+    lua_pushinteger(L, n);
+    return 3; /* ids, times, n */
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+static int l_neighbors(lua_State *L)
+{
+    static const char fn[] = "neighbors";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    int has_buf = opt_table(L, 2, fn);
+    rvo_agent_id *buf = ids(L, lw, 64);
+    int32_t n = rvo_world_query_neighbors(lw->w, id, buf, (int32_t)lw->icap);
+    if (n > (int32_t)lw->icap) {
+        buf = ids(L, lw, (size_t)n);
+        n = rvo_world_query_neighbors(lw->w, id, buf, (int32_t)lw->icap);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > (int32_t)lw->icap) {
+        n = (int32_t)lw->icap;
+    }
+    return push_id_list(L, buf, n, 2, has_buf);
+}
+
+static int l_query_radius(lua_State *L)
+{
+    static const char fn[] = "query_radius";
+    lworld *lw = check_world(L, fn);
+    double x = check_num(L, 1, fn);
+    double y = check_num(L, 2, fn);
+    double r = check_num(L, 3, fn);
+    int has_buf = opt_table(L, 4, fn);
+    rvo_agent_id *buf = ids(L, lw, 64);
+    int32_t n = rvo_world_query_radius(lw->w, (float)x, (float)y, (float)r, buf, (int32_t)lw->icap);
+    if (n > (int32_t)lw->icap) {
+        buf = ids(L, lw, (size_t)n);
+        n = rvo_world_query_radius(lw->w, (float)x, (float)y, (float)r, buf, (int32_t)lw->icap);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > (int32_t)lw->icap) {
+        n = (int32_t)lw->icap;
+    }
+    return push_id_list(L, buf, n, 4, has_buf);
+}
+
+/* ray_cast(x, y, dx, dy, max_dist [, clearance [, mask]]) -> nil or
+ * { distance, x, y, nx, ny, agent, obstacle } */
+static int l_ray_cast(lua_State *L)
+{
+    static const char fn[] = "ray_cast";
+    lworld *lw = check_world(L, fn);
+    double x = check_num(L, 1, fn);
+    double y = check_num(L, 2, fn);
+    double dx = check_num(L, 3, fn);
+    double dy = check_num(L, 4, fn);
+    double max_dist = check_num(L, 5, fn);
+    double c = opt_num(L, 6, fn, 0.0);
+    double m = opt_num(L, 7, fn, 4294967295.0);
+    rvo_ray_hit hit;
+    int r;
+    {
+        /* The core takes a uint32_t: judge the number as set_mask does. */
+        rvo_agent_def scratch = rvo_default_agent_def();
+        const char *why = rvo_agent_def_set(&scratch, RVO_PARAM_MASK, m);
+        if (why != NULL) {
+            arg_error(L, 7, fn, why);
+        }
+    }
+    if (lua_isnoneornil(L, 9)) {
+        /* core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua */
+        r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
+                               (uint32_t)m, &hit);
+    } else {
+        /* point-blank (issue 16): ignore = the caster's id, or false for nobody */
+        rvo_agent_id ignore = 0;
+        if (!(lua_type(L, 9) == LUA_TBOOLEAN && !lua_toboolean(L, 9))) {
+            if (lua_type(L, 9) != LUA_TNUMBER) {
+                type_error(L, 8, fn, "number or false", 9);
+            }
+            ignore = check_id(L, 8, fn);
+            if (ignore == 0) {
+                arg_error(L, 8, fn, "unknown or removed agent id");
+            }
+        }
+        /* core: ..., mask, ignore, hit = 1..9, as in Lua */
+        r = rvo_world_ray_cast_from(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
+                                    (uint32_t)m, ignore, &hit);
+    }
+    if (r < 0) {
+        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
+    }
+    if (r == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 7);
+    lua_pushnumber(L, (lua_Number)hit.distance);
+    lua_setfield(L, -2, "distance");
+    lua_pushnumber(L, (lua_Number)hit.point.x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, (lua_Number)hit.point.y);
+    lua_setfield(L, -2, "y");
+    lua_pushnumber(L, (lua_Number)hit.normal.x);
+    lua_setfield(L, -2, "nx");
+    lua_pushnumber(L, (lua_Number)hit.normal.y);
+    lua_setfield(L, -2, "ny");
+    if (hit.agent != 0) {
+        push_id(L, hit.agent);
+        lua_setfield(L, -2, "agent");
+    }
+    if (hit.obstacle != 0) {
+        push_id(L, hit.obstacle);
+        lua_setfield(L, -2, "obstacle");
+    }
+    return 1;
+}
+
+static int l_line_of_sight(lua_State *L)
+{
+    static const char fn[] = "line_of_sight";
+    lworld *lw = check_world(L, fn);
+    double x1 = check_num(L, 1, fn);
+    double y1 = check_num(L, 2, fn);
+    double x2 = check_num(L, 3, fn);
+    double y2 = check_num(L, 4, fn);
+    double c = opt_num(L, 5, fn, 0.0);
+    int r = rvo_world_line_of_sight(lw->w, (float)x1, (float)y1, (float)x2, (float)y2, (float)c);
+    if (r < 0) {
+        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
+    }
+    lua_pushboolean(L, r > 0);
+    return 1;
+}
+
+/* ---- debug view: ORCA lines of one agent -------------------------------- */
+
+/* orca_lines(id [, dt [, buf]]) -> lines, count, obstacle_count (or, with
+ * buf, count, obstacle_count); lines = {px, py, dx, dy, ...} */
+static int l_orca_lines(lua_State *L)
+{
+    static const char fn[] = "orca_lines";
+    static const signed char map[] = {1, 2, 3, 3};
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    double dt = 0;
+    int has_buf, t;
+    int32_t n, nobst = 0, k;
+    float *buf;
+    if (!lua_isnoneornil(L, 3)) {
+        dt = check_num(L, 2, fn);
+        if (dt <= 0) {
+            arg_error(L, 2, fn, "dt must be > 0"); /* 0 means time_step only in C */
+        }
+    }
+    has_buf = opt_table(L, 3, fn);
+    buf = floats(L, lw, 4 * 64);
+    n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+    if (n > (int32_t)(lw->fcap / 4)) {
+        buf = floats(L, lw, 4 * (size_t)n);
+        n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, map, 4);
+    }
+    if (has_buf) {
+        t = 3 + 1;
+    } else {
+        lua_createtable(L, 4 * n, 0);
+        t = lua_gettop(L);
+    }
+    for (k = 0; k < 4 * n; k++) {
+        lua_pushnumber(L, (lua_Number)buf[k]);
+        lua_seti(L, t, (lua_Integer)k + 1);
+    }
+    clear_tail(L, t, 4 * (lua_Integer)n + 1);
+    if (!has_buf) {
+        lua_pushvalue(L, t);
+    }
+    lua_pushinteger(L, n);
+    lua_pushinteger(L, nobst);
+    return has_buf ? 2 : 3;
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+const luaL_Reg query_methods[] = {
+    {"neighbors", l_neighbors},
+    {"query_radius", l_query_radius},
+    {"line_of_sight", l_line_of_sight},
+    {"ray_cast", l_ray_cast},
+    {"avoiding", l_avoiding},
+    {"stalled", l_stalled},
+    {"orca_lines", l_orca_lines}, /* debug view */
+    {NULL, NULL}};
