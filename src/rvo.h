@@ -101,13 +101,15 @@ typedef void *rvo_alloc_fn(void *user, void *ptr, size_t old_size, size_t new_si
  * finish_task(handle, user), which must return once every range is done.
  * Results are bit-identical however the host splits and orders the ranges. */
 typedef void rvo_task_fn(int32_t begin, int32_t end, uint32_t worker, void *task_ctx);
-typedef void *rvo_enqueue_task_fn(rvo_task_fn *task, int32_t count, int32_t min_range, void *task_ctx, void *user);
+typedef void *rvo_enqueue_task_fn(rvo_task_fn *task, int32_t count, int32_t min_range, void *task_ctx,
+                                  void *user);
 typedef void rvo_finish_task_fn(void *user_task, void *user);
 
 typedef struct rvo_world_def {
     float time_step;     /* dt used by rvo_world_step(w, 0) [s]  [Limit: > 0] */
     rvo_agent_def agent; /* parameters of agents added with a NULL def */
-    int32_t threads;     /* workers for solve, 1 = inline; with enqueue_task the host's worker count [Limit: 1..64] */
+    int32_t
+        threads; /* workers for solve, 1 = inline; with enqueue_task the host's worker count [Limit: 1..64] */
     uint64_t seed;       /* seed of the world's random state */
     float height_margin; /* extra vertical slack when comparing extents [m] [Limit: >= 0] */
     rvo_alloc_fn *alloc; /* optional allocator: realloc semantics, free on new_size 0 */
@@ -323,8 +325,8 @@ typedef struct rvo_ray_hit {
  * contains the start point (the caster itself). Returns 1 and fills hit
  * with the nearest hit (ties: obstacles first, then lower id), 0 when
  * nothing is hit, or a negative rvo_status. */
-RVO_API int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                               uint32_t mask, rvo_ray_hit *hit);
+RVO_API int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist,
+                               float clearance, uint32_t mask, rvo_ray_hit *hit);
 
 /* Point-blank ray cast, for a caster inside a crowd (a melee unit): as
  * rvo_world_ray_cast, but only agent `ignore` (the caster; 0: nobody) is
@@ -388,7 +390,8 @@ RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
 RVO_API int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *out, int32_t cap);
 /* Agents whose centres lie within r of (x, y), nearest first (ties by id).
  * Writes up to cap; returns the total found, or a negative rvo_status. */
-RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap);
+RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out,
+                                       int32_t cap);
 /* 1 if a disc of the given clearance radius can sweep from (x1,y1) to
  * (x2,y2) without touching an obstacle edge, 0 if not, negative on error. */
 RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);

@@ -39,7 +39,8 @@ static int push_failure(lua_State *L, const char *msg, int arg) {
 static float *read_floats(lua_State *L, int idx, lua_Integer n, lua_Integer *bad) {
     float *out = malloc(sizeof *out * (size_t)(n > 0 ? n : 1));
     *bad = 0;
-    if (!out) return NULL;
+    if (!out)
+        return NULL;
     for (lua_Integer i = 0; i < n; ++i) {
         int isnum = 0;
         lua_rawgeti(L, idx, i + 1);
@@ -59,7 +60,8 @@ static float *read_floats(lua_State *L, int idx, lua_Integer n, lua_Integer *bad
 static int32_t *read_indices(lua_State *L, int idx, lua_Integer n, lua_Integer *bad) {
     int32_t *out = malloc(sizeof *out * (size_t)(n > 0 ? n : 1));
     *bad = 0;
-    if (!out) return NULL;
+    if (!out)
+        return NULL;
     for (lua_Integer i = 0; i < n; ++i) {
         int isnum = 0;
         lua_rawgeti(L, idx, i + 1);
@@ -91,12 +93,16 @@ static int l_outline(lua_State *L) {
     const lua_Integer nvp = luaL_checkinteger(L, 3);
     const lua_Number eps = luaL_checknumber(L, 4);
     const lua_Integer nxy = (lua_Integer)lua_rawlen(L, 1), nidx = (lua_Integer)lua_rawlen(L, 2);
-    if (nxy % 2 != 0 || nxy > INT32_MAX) return push_failure(L, "even number of coordinates expected", 1);
-    if (nvp < 3 || nvp > 32) return push_failure(L, "verts_per_poly must be in [3, 32]", 5);
-    if (nidx % nvp != 0 || nidx > INT32_MAX) return push_failure(L, "index count must be a multiple of verts_per_poly", 3);
+    if (nxy % 2 != 0 || nxy > INT32_MAX)
+        return push_failure(L, "even number of coordinates expected", 1);
+    if (nvp < 3 || nvp > 32)
+        return push_failure(L, "verts_per_poly must be in [3, 32]", 5);
+    if (nidx % nvp != 0 || nidx > INT32_MAX)
+        return push_failure(L, "index count must be a multiple of verts_per_poly", 3);
     lua_Integer bad;
     float *xy = read_floats(L, 1, nxy, &bad);
-    if (!xy) return push_failure(L, bad ? "coordinates must be numbers" : "out of memory", bad ? 1 : 0);
+    if (!xy)
+        return push_failure(L, bad ? "coordinates must be numbers" : "out of memory", bad ? 1 : 0);
     int32_t *polys = read_indices(L, 2, nidx, &bad);
     if (!polys) {
         free(xy);
@@ -107,7 +113,8 @@ static int l_outline(lua_State *L) {
                                        (float)eps, &err);
     free(xy);
     free(polys);
-    if (!o) return push_failure(L, err.message, err.arg);
+    if (!o)
+        return push_failure(L, err.message, err.arg);
     const int32_t nloops = rvo_outline_loop_count(o);
     lua_createtable(L, nloops, 0);
     lua_createtable(L, nloops, 0);
@@ -127,15 +134,20 @@ static int l_outline(lua_State *L) {
  * is {ax, ay, bx, by, thickness, depth, widen, reach} (rvo.nav checks its
  * shape), arg counts rvo_door_steer's arguments. */
 static int l_door_steer(lua_State *L) {
-    for (int k = 1; k <= 4; ++k) luaL_checktype(L, k, LUA_TTABLE);
+    for (int k = 1; k <= 4; ++k)
+        luaL_checktype(L, k, LUA_TTABLE);
     const lua_Integer nxy = (lua_Integer)lua_rawlen(L, 2);
-    if (nxy % 2 != 0 || nxy > INT32_MAX) return push_failure(L, "even number of coordinates expected", 3);
+    if (nxy % 2 != 0 || nxy > INT32_MAX)
+        return push_failure(L, "even number of coordinates expected", 3);
     const lua_Integer n = nxy / 2;
-    if ((lua_Integer)lua_rawlen(L, 3) != n) return push_failure(L, "one radius per agent expected", 4);
-    if ((lua_Integer)lua_rawlen(L, 4) != nxy) return push_failure(L, "one target per agent expected", 5);
+    if ((lua_Integer)lua_rawlen(L, 3) != n)
+        return push_failure(L, "one radius per agent expected", 4);
+    if ((lua_Integer)lua_rawlen(L, 4) != nxy)
+        return push_failure(L, "one target per agent expected", 5);
     lua_Integer bad;
     float *f = read_floats(L, 1, 8, &bad);
-    if (!f) return push_failure(L, bad ? "door fields must be numbers" : "out of memory", bad ? 1 : 0);
+    if (!f)
+        return push_failure(L, bad ? "door fields must be numbers" : "out of memory", bad ? 1 : 0);
     rvo_door d = rvo_door_make(f[0], f[1], f[2], f[3], f[4]);
     d.depth = f[5];
     d.widen = f[6];
@@ -176,23 +188,27 @@ typedef struct lmesh {
 
 static lmesh *check_mesh(lua_State *L) {
     lmesh *lm = (lmesh *)luaL_checkudata(L, 1, MESH_NAME);
-    if (!lm->m) luaL_error(L, "attempt to use a destroyed navmesh");
+    if (!lm->m)
+        luaL_error(L, "attempt to use a destroyed navmesh");
     return lm;
 }
 
 /* The fields of rvo_nav_config, read from the table at idx (rvo.nav fills
  * every one). */
 static int read_config(lua_State *L, int idx, rvo_nav_config *c) {
-    static const char *const names[] = {"cell_size", "cell_height", "agent_height", "agent_radius", "agent_max_climb",
-                                        "agent_max_slope", "region_min_size", "region_merge_size", "edge_max_len",
-                                        "edge_max_error", "detail_sample_dist", "detail_sample_max_error"};
-    float *const dst[] = {&c->cell_size, &c->cell_height, &c->agent_height, &c->agent_radius, &c->agent_max_climb,
-                          &c->agent_max_slope, &c->region_min_size, &c->region_merge_size, &c->edge_max_len,
-                          &c->edge_max_error, &c->detail_sample_dist, &c->detail_sample_max_error};
+    static const char *const names[] = {"cell_size",       "cell_height",        "agent_height",
+                                        "agent_radius",    "agent_max_climb",    "agent_max_slope",
+                                        "region_min_size", "region_merge_size",  "edge_max_len",
+                                        "edge_max_error",  "detail_sample_dist", "detail_sample_max_error"};
+    float *const dst[] = {&c->cell_size,       &c->cell_height,        &c->agent_height,
+                          &c->agent_radius,    &c->agent_max_climb,    &c->agent_max_slope,
+                          &c->region_min_size, &c->region_merge_size,  &c->edge_max_len,
+                          &c->edge_max_error,  &c->detail_sample_dist, &c->detail_sample_max_error};
     *c = rvo_nav_default_config();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         lua_getfield(L, idx, names[i]);
-        if (lua_type(L, -1) == LUA_TNUMBER) *dst[i] = (float)lua_tonumber(L, -1);
+        if (lua_type(L, -1) == LUA_TNUMBER)
+            *dst[i] = (float)lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
     lua_getfield(L, idx, "verts_per_poly");
@@ -210,13 +226,16 @@ static int l_build(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
     const lua_Integer nv = (lua_Integer)lua_rawlen(L, 1), nt = (lua_Integer)lua_rawlen(L, 2);
-    if (nv % 3 != 0 || nv > INT32_MAX) return push_failure(L, "coordinate count must be a multiple of 3", 1);
-    if (nt % 3 != 0 || nt > INT32_MAX) return push_failure(L, "index count must be a multiple of 3", 3);
+    if (nv % 3 != 0 || nv > INT32_MAX)
+        return push_failure(L, "coordinate count must be a multiple of 3", 1);
+    if (nt % 3 != 0 || nt > INT32_MAX)
+        return push_failure(L, "index count must be a multiple of 3", 3);
     rvo_nav_config cfg;
     read_config(L, 3, &cfg);
     lua_Integer bad;
     float *verts = read_floats(L, 1, nv, &bad);
-    if (!verts) return push_failure(L, bad ? "coordinates must be numbers" : "out of memory", bad ? 1 : 0);
+    if (!verts)
+        return push_failure(L, bad ? "coordinates must be numbers" : "out of memory", bad ? 1 : 0);
     int32_t *tris = read_indices(L, 2, nt, &bad);
     if (!tris) {
         free(verts);
@@ -229,7 +248,8 @@ static int l_build(lua_State *L) {
     lm->m = rvo_nav_build(verts, (int32_t)(nv / 3), tris, (int32_t)(nt / 3), &cfg, &err);
     free(verts);
     free(tris);
-    if (!lm->m) return push_failure(L, err.message, err.arg);
+    if (!lm->m)
+        return push_failure(L, err.message, err.arg);
     return 1;
 }
 
@@ -251,8 +271,10 @@ static int l_mesh_bounds(lua_State *L) {
     lmesh *lm = check_mesh(L);
     float bmin[3], bmax[3];
     rvo_nav_bounds(lm->m, bmin, bmax);
-    for (int k = 0; k < 3; ++k) lua_pushnumber(L, bmin[k]);
-    for (int k = 0; k < 3; ++k) lua_pushnumber(L, bmax[k]);
+    for (int k = 0; k < 3; ++k)
+        lua_pushnumber(L, bmin[k]);
+    for (int k = 0; k < 3; ++k)
+        lua_pushnumber(L, bmax[k]);
     return 6;
 }
 
@@ -273,7 +295,8 @@ static int l_mesh_polys(lua_State *L) {
 }
 
 static void read3(lua_State *L, int idx, float out[3]) {
-    for (int k = 0; k < 3; ++k) out[k] = (float)luaL_checknumber(L, idx + k);
+    for (int k = 0; k < 3; ++k)
+        out[k] = (float)luaL_checknumber(L, idx + k);
 }
 
 /* nearest(mesh, x, y, z, hx, hy, hz) -> x, y, z | false | nil, msg, arg */
@@ -284,12 +307,14 @@ static int l_mesh_nearest(lua_State *L) {
     read3(L, 5, he);
     rvo_error err;
     const int r = rvo_nav_nearest(lm->m, p, he, out, &err);
-    if (r < 0) return push_failure(L, err.message, err.arg);
+    if (r < 0)
+        return push_failure(L, err.message, err.arg);
     if (r == 0) {
         lua_pushboolean(L, 0);
         return 1;
     }
-    for (int k = 0; k < 3; ++k) lua_pushnumber(L, out[k]);
+    for (int k = 0; k < 3; ++k)
+        lua_pushnumber(L, out[k]);
     return 3;
 }
 
@@ -308,11 +333,13 @@ static int l_mesh_find_path(lua_State *L) {
     int32_t n = rvo_nav_find_path(lm->m, s, e, he, xyz, 64, &partial, &err);
     if (n > 64) {
         xyz = malloc(sizeof *xyz * 3 * (size_t)n);
-        if (!xyz) return push_failure(L, "out of memory", 0);
+        if (!xyz)
+            return push_failure(L, "out of memory", 0);
         n = rvo_nav_find_path(lm->m, s, e, he, xyz, n, &partial, &err);
     }
     if (n <= 0) {
-        if (xyz != small) free(xyz);
+        if (xyz != small)
+            free(xyz);
         if (n == 0) {
             lua_pushboolean(L, 0);
             lua_pushstring(L, err.message);
@@ -322,7 +349,8 @@ static int l_mesh_find_path(lua_State *L) {
         return push_failure(L, err.message, err.arg);
     }
     push_floats(L, xyz, 3 * n);
-    if (xyz != small) free(xyz);
+    if (xyz != small)
+        free(xyz);
     lua_pushboolean(L, partial);
     return 2;
 }

@@ -2,8 +2,7 @@
 
 /* ---- agents ----------------------------------------------------------- */
 
-static int l_add_agent(lua_State *L)
-{
+static int l_add_agent(lua_State *L) {
     static const char fn[] = "add_agent";
     lworld *lw = check_world(L, fn);
     double x = check_num(L, 1, fn);
@@ -29,8 +28,7 @@ static int l_add_agent(lua_State *L)
     return 1;
 }
 
-static int l_remove_agent(lua_State *L)
-{
+static int l_remove_agent(lua_State *L) {
     static const char fn[] = "remove_agent";
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
@@ -41,26 +39,18 @@ static int l_remove_agent(lua_State *L)
     return 0;
 }
 
-static int valid_common(lua_State *L, const char *fn)
-{
+static int valid_common(lua_State *L, const char *fn) {
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
     lua_pushboolean(L, id != 0 && rvo_world_agent_valid(lw->w, id));
     return 1;
 }
 
-static int l_is_valid(lua_State *L)
-{
-    return valid_common(L, "is_valid");
-}
+static int l_is_valid(lua_State *L) { return valid_common(L, "is_valid"); }
 
-static int l_agent_valid(lua_State *L)
-{
-    return valid_common(L, "agent_valid");
-}
+static int l_agent_valid(lua_State *L) { return valid_common(L, "agent_valid"); }
 
-static int l_agent_count(lua_State *L)
-{
+static int l_agent_count(lua_State *L) {
     lworld *lw = check_world(L, "agent_count");
     lua_pushinteger(L, (lua_Integer)rvo_world_agent_count(lw->w));
     return 1;
@@ -72,8 +62,7 @@ typedef rvo_status vec_get_fn(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out
 
 typedef rvo_status vec_set_fn(rvo_world *w, rvo_agent_id id, float x, float y);
 
-static inline int vec_get(lua_State *L, const char *fn, vec_get_fn *get)
-{
+static inline int vec_get(lua_State *L, const char *fn, vec_get_fn *get) {
     lworld *lw = fast_world(L, fn);
     rvo_agent_id id = fast_id(L, fn);
     rvo_vec2 v;
@@ -86,8 +75,7 @@ static inline int vec_get(lua_State *L, const char *fn, vec_get_fn *get)
     return 2;
 }
 
-static inline int vec_set(lua_State *L, const char *fn, vec_set_fn *set)
-{
+static inline int vec_set(lua_State *L, const char *fn, vec_set_fn *set) {
     lworld *lw = fast_world(L, fn);
     rvo_agent_id id = fast_id(L, fn);
     double x = fast_num(L, 2, fn);
@@ -99,56 +87,34 @@ static inline int vec_set(lua_State *L, const char *fn, vec_set_fn *set)
     return 0;
 }
 
-static int l_position(lua_State *L)
-{
-    return vec_get(L, "position", rvo_agent_get_position);
-}
+static int l_position(lua_State *L) { return vec_get(L, "position", rvo_agent_get_position); }
 
-static int l_set_position(lua_State *L)
-{
-    return vec_set(L, "set_position", rvo_agent_set_position);
-}
+static int l_set_position(lua_State *L) { return vec_set(L, "set_position", rvo_agent_set_position); }
 
-static int l_velocity(lua_State *L)
-{
-    return vec_get(L, "velocity", rvo_agent_get_velocity);
-}
+static int l_velocity(lua_State *L) { return vec_get(L, "velocity", rvo_agent_get_velocity); }
 
-static int l_set_velocity(lua_State *L)
-{
-    return vec_set(L, "set_velocity", rvo_agent_set_velocity);
-}
+static int l_set_velocity(lua_State *L) { return vec_set(L, "set_velocity", rvo_agent_set_velocity); }
 
-static int l_pref_velocity(lua_State *L)
-{
-    return vec_get(L, "pref_velocity", rvo_agent_get_pref_velocity);
-}
+static int l_pref_velocity(lua_State *L) { return vec_get(L, "pref_velocity", rvo_agent_get_pref_velocity); }
 
-static int l_set_pref_velocity(lua_State *L)
-{
+static int l_set_pref_velocity(lua_State *L) {
     return vec_set(L, "set_pref_velocity", rvo_agent_set_pref_velocity);
 }
 
-static int l_new_velocity(lua_State *L)
-{
-    return vec_get(L, "new_velocity", rvo_agent_get_new_velocity);
-}
+static int l_new_velocity(lua_State *L) { return vec_get(L, "new_velocity", rvo_agent_get_new_velocity); }
 
-static int l_set_new_velocity(lua_State *L)
-{
+static int l_set_new_velocity(lua_State *L) {
     return vec_set(L, "set_new_velocity", rvo_agent_set_new_velocity);
 }
 
 /* ---- game semantics: locks, the avoiding report, height --------------- */
 
-static int l_lock(lua_State *L)
-{
+static int l_lock(lua_State *L) {
     /* core: id = 1, vx = 2, vy = 3, as in Lua */
     return vec_set(L, "lock", rvo_agent_lock);
 }
 
-static int l_unlock(lua_State *L)
-{
+static int l_unlock(lua_State *L) {
     static const char fn[] = "unlock";
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
@@ -159,8 +125,7 @@ static int l_unlock(lua_State *L)
     return 0;
 }
 
-static int l_is_locked(lua_State *L)
-{
+static int l_is_locked(lua_State *L) {
     static const char fn[] = "is_locked";
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
@@ -174,8 +139,7 @@ static int l_is_locked(lua_State *L)
 
 /* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
 
-static int l_stall_time(lua_State *L)
-{
+static int l_stall_time(lua_State *L) {
     static const char fn[] = "stall_time";
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
@@ -191,13 +155,11 @@ static int l_stall_time(lua_State *L)
 /* ---- per-agent parameters: closures (mt, param, name [, is_int]) ------ */
 
 /* Parameters whose values are integers: returned as Lua integers. */
-static int is_int_param(const char *name)
-{
+static int is_int_param(const char *name) {
     return strcmp(name, "max_neighbors") == 0 || strcmp(name, "groups") == 0 || strcmp(name, "mask") == 0;
 }
 
-static int l_get_param(lua_State *L)
-{
+static int l_get_param(lua_State *L) {
     const char *fn = lua_tostring(L, lua_upvalueindex(3));
     rvo_param p = (rvo_param)lua_tointeger(L, lua_upvalueindex(2));
     lworld *lw = check_world(L, fn);
@@ -216,8 +178,7 @@ static int l_get_param(lua_State *L)
     return 1;
 }
 
-static int l_set_param(lua_State *L)
-{
+static int l_set_param(lua_State *L) {
     const char *fn = lua_tostring(L, lua_upvalueindex(3));
     rvo_param p = (rvo_param)lua_tointeger(L, lua_upvalueindex(2));
     lworld *lw = check_world(L, fn);
@@ -235,28 +196,26 @@ static int l_set_param(lua_State *L)
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg agent_methods[] = {
-    {"add_agent", l_add_agent},
-    {"remove_agent", l_remove_agent},
-    {"is_valid", l_is_valid},
-    {"agent_valid", l_agent_valid},
-    {"agent_count", l_agent_count},
-    {"position", l_position},
-    {"set_position", l_set_position},
-    {"velocity", l_velocity},
-    {"set_velocity", l_set_velocity},
-    {"pref_velocity", l_pref_velocity},
-    {"set_pref_velocity", l_set_pref_velocity},
-    {"new_velocity", l_new_velocity},
-    {"set_new_velocity", l_set_new_velocity},
-    {"lock", l_lock},
-    {"unlock", l_unlock},
-    {"is_locked", l_is_locked},
-    {"stall_time", l_stall_time},
-    {NULL, NULL}};
+const luaL_Reg agent_methods[] = {{"add_agent", l_add_agent},
+                                  {"remove_agent", l_remove_agent},
+                                  {"is_valid", l_is_valid},
+                                  {"agent_valid", l_agent_valid},
+                                  {"agent_count", l_agent_count},
+                                  {"position", l_position},
+                                  {"set_position", l_set_position},
+                                  {"velocity", l_velocity},
+                                  {"set_velocity", l_set_velocity},
+                                  {"pref_velocity", l_pref_velocity},
+                                  {"set_pref_velocity", l_set_pref_velocity},
+                                  {"new_velocity", l_new_velocity},
+                                  {"set_new_velocity", l_set_new_velocity},
+                                  {"lock", l_lock},
+                                  {"unlock", l_unlock},
+                                  {"is_locked", l_is_locked},
+                                  {"stall_time", l_stall_time},
+                                  {NULL, NULL}};
 
-void add_param_methods(lua_State *L)
-{
+void add_param_methods(lua_State *L) {
     int p;
     /* Getter and setter per agent parameter, named by the core. */
     for (p = 0; p < RVO_PARAM_COUNT; p++) {

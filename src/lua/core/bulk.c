@@ -2,8 +2,7 @@
 
 /* ---- bulk ------------------------------------------------------------- */
 
-static int l_ids(lua_State *L)
-{
+static int l_ids(lua_State *L) {
     static const char fn[] = "ids";
     lworld *lw = check_world(L, fn);
     int has_buf = opt_table(L, 1, fn);
@@ -32,8 +31,7 @@ typedef rvo_status bulk_set_fn(rvo_world *w, const float *xy, int32_t n);
 
 #define BULK_BATCH 16
 
-static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
-{
+static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get) {
     lworld *lw = check_world(L, fn);
     int has_buf = opt_table(L, 1, fn);
     int32_t n = rvo_world_agent_count(lw->w), got;
@@ -61,8 +59,7 @@ static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get)
     return has_buf ? 1 : 2;
 }
 
-static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
-{
+static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set) {
     lworld *lw = check_world(L, fn);
     int32_t n;
     lua_Integer len, i;
@@ -75,7 +72,8 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
         len = list_len(L, 2, len);
     }
     if (len != 2 * (lua_Integer)n) {
-        lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", (lua_Integer)(2 * (lua_Integer)n), len);
+        lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", (lua_Integer)(2 * (lua_Integer)n),
+                        len);
         arg_error(L, 1, fn, lua_tostring(L, -1));
     }
     buf = floats(L, lw, (size_t)len);
@@ -107,28 +105,19 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set)
     return 0;
 }
 
-static int l_positions(lua_State *L)
-{
-    return bulk_get(L, "positions", rvo_world_get_positions);
-}
+static int l_positions(lua_State *L) { return bulk_get(L, "positions", rvo_world_get_positions); }
 
-static int l_velocities(lua_State *L)
-{
-    return bulk_get(L, "velocities", rvo_world_get_velocities);
-}
+static int l_velocities(lua_State *L) { return bulk_get(L, "velocities", rvo_world_get_velocities); }
 
-static int l_new_velocities(lua_State *L)
-{
+static int l_new_velocities(lua_State *L) {
     return bulk_get(L, "new_velocities", rvo_world_get_new_velocities);
 }
 
-static int l_set_pref_velocities(lua_State *L)
-{
+static int l_set_pref_velocities(lua_State *L) {
     return bulk_set(L, "set_pref_velocities", rvo_world_set_pref_velocities);
 }
 
-static int l_set_new_velocities(lua_State *L)
-{
+static int l_set_new_velocities(lua_State *L) {
     return bulk_set(L, "set_new_velocities", rvo_world_set_new_velocities);
 }
 
@@ -145,8 +134,7 @@ typedef struct lview {
     int velocities; /* 0: positions, 1: velocities */
 } lview;
 
-static const float *view_data(lua_State *L, int32_t *count)
-{
+static const float *view_data(lua_State *L, int32_t *count) {
     lview *v = (lview *)luaL_checkudata(L, 1, VIEW_NAME);
     lworld *lw;
     lua_getiuservalue(L, 1, 1);
@@ -159,8 +147,7 @@ static const float *view_data(lua_State *L, int32_t *count)
     return v->velocities ? rvo_world_velocities_view(lw->w) : rvo_world_positions_view(lw->w);
 }
 
-static int l_view_index(lua_State *L)
-{
+static int l_view_index(lua_State *L) {
     int32_t count;
     const float *data = view_data(L, &count);
     int isnum;
@@ -173,16 +160,14 @@ static int l_view_index(lua_State *L)
     return 1;
 }
 
-static int l_view_len(lua_State *L)
-{
+static int l_view_len(lua_State *L) {
     int32_t count;
     view_data(L, &count);
     lua_pushinteger(L, 2 * (lua_Integer)count);
     return 1;
 }
 
-static int make_view(lua_State *L, const char *fn, int velocities)
-{
+static int make_view(lua_State *L, const char *fn, int velocities) {
     lview *v;
     check_world(L, fn);
     v = (lview *)lua_newuserdatauv(L, sizeof *v, 1);
@@ -199,25 +184,18 @@ static int make_view(lua_State *L, const char *fn, int velocities)
     return 1;
 }
 
-static int l_positions_view(lua_State *L)
-{
-    return make_view(L, "positions_view", 0);
-}
+static int l_positions_view(lua_State *L) { return make_view(L, "positions_view", 0); }
 
-static int l_velocities_view(lua_State *L)
-{
-    return make_view(L, "velocities_view", 1);
-}
+static int l_velocities_view(lua_State *L) { return make_view(L, "velocities_view", 1); }
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg bulk_methods[] = {
-    {"ids", l_ids},
-    {"positions", l_positions},
-    {"velocities", l_velocities},
-    {"new_velocities", l_new_velocities},
-    {"set_pref_velocities", l_set_pref_velocities},
-    {"set_new_velocities", l_set_new_velocities},
-    {"positions_view", l_positions_view}, /* performance: zero-copy views */
-    {"velocities_view", l_velocities_view},
-    {NULL, NULL}};
+const luaL_Reg bulk_methods[] = {{"ids", l_ids},
+                                 {"positions", l_positions},
+                                 {"velocities", l_velocities},
+                                 {"new_velocities", l_new_velocities},
+                                 {"set_pref_velocities", l_set_pref_velocities},
+                                 {"set_new_velocities", l_set_new_velocities},
+                                 {"positions_view", l_positions_view}, /* performance: zero-copy views */
+                                 {"velocities_view", l_velocities_view},
+                                 {NULL, NULL}};

@@ -7,8 +7,7 @@
 
 /* Type name for messages: "nil" for a missing argument (the FFI side cannot
  * tell none from nil), "rvo.world" for a world. */
-const char *type_name(lua_State *L, int idx)
-{
+const char *type_name(lua_State *L, int idx) {
     int t = lua_type(L, idx);
     if (t == LUA_TNONE) {
         return "nil";
@@ -23,14 +22,12 @@ const char *type_name(lua_State *L, int idx)
     return lua_typename(L, t);
 }
 
-int arg_error(lua_State *L, int arg, const char *fn, const char *why)
-{
+int arg_error(lua_State *L, int arg, const char *fn, const char *why) {
     return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, fn, why);
 }
 
 /* idx is the stack index of the offending value. */
-int type_error(lua_State *L, int arg, const char *fn, const char *expected, int idx)
-{
+int type_error(lua_State *L, int arg, const char *fn, const char *expected, int idx) {
     return luaL_error(L, "bad argument #%d to '%s' (%s expected, got %s)", arg, fn, expected,
                       type_name(L, idx));
 }
@@ -38,8 +35,7 @@ int type_error(lua_State *L, int arg, const char *fn, const char *expected, int 
 /* Raise the core's last error. map[k] is the Lua argument of core argument k
  * (k = 1..map_len); NULL maps k to k. */
 NOINLINE int core_error(lua_State *L, const rvo_world *w, rvo_status st, const char *fn,
-                      const signed char *map, int map_len)
-{
+                        const signed char *map, int map_len) {
     int arg = rvo_world_last_error_arg(w);
     const char *why = rvo_world_last_error(w);
     if (why == NULL || why[0] == '\0') {
@@ -56,8 +52,7 @@ NOINLINE int core_error(lua_State *L, const rvo_world *w, rvo_status st, const c
 
 /* ---- argument checks (arg counts after self: stack index arg + 1) ----- */
 
-NOINLINE lworld *check_world(lua_State *L, const char *fn)
-{
+NOINLINE lworld *check_world(lua_State *L, const char *fn) {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     int ok = 0;
     if (lw != NULL && lua_getmetatable(L, 1)) {
@@ -73,16 +68,14 @@ NOINLINE lworld *check_world(lua_State *L, const char *fn)
     return lw;
 }
 
-NOINLINE double check_num(lua_State *L, int arg, const char *fn)
-{
+NOINLINE double check_num(lua_State *L, int arg, const char *fn) {
     if (lua_type(L, arg + 1) != LUA_TNUMBER) {
         type_error(L, arg, fn, "number", arg + 1);
     }
     return (double)lua_tonumber(L, arg + 1);
 }
 
-NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn)
-{
+NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn) {
     if (lua_type(L, arg + 1) != LUA_TNUMBER) {
         type_error(L, arg, fn, "number", arg + 1);
     }
@@ -100,8 +93,7 @@ NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn)
  * which raise the same messages. */
 
 /* Optional table argument: 1 if given, 0 if nil/absent. */
-int opt_table(lua_State *L, int arg, const char *fn)
-{
+int opt_table(lua_State *L, int arg, const char *fn) {
     int t = lua_type(L, arg + 1);
     if (t == LUA_TNIL || t == LUA_TNONE) {
         return 0;
@@ -112,8 +104,7 @@ int opt_table(lua_State *L, int arg, const char *fn)
     return 1;
 }
 
-void check_table(lua_State *L, int arg, const char *fn)
-{
+void check_table(lua_State *L, int arg, const char *fn) {
     if (lua_type(L, arg + 1) != LUA_TTABLE) {
         type_error(L, arg, fn, "table", arg + 1);
     }
@@ -121,8 +112,7 @@ void check_table(lua_State *L, int arg, const char *fn)
 
 /* ---- scratch buffers -------------------------------------------------- */
 
-float *floats(lua_State *L, lworld *lw, size_t n)
-{
+float *floats(lua_State *L, lworld *lw, size_t n) {
     if (n > lw->fcap || lw->fbuf == NULL) {
         size_t cap = lw->fcap * 2 > n ? lw->fcap * 2 : n;
         float *p;
@@ -139,8 +129,7 @@ float *floats(lua_State *L, lworld *lw, size_t n)
     return lw->fbuf;
 }
 
-rvo_agent_id *ids(lua_State *L, lworld *lw, size_t n)
-{
+rvo_agent_id *ids(lua_State *L, lworld *lw, size_t n) {
     if (n > lw->icap || lw->ibuf == NULL) {
         size_t cap = lw->icap * 2 > n ? lw->icap * 2 : n;
         rvo_agent_id *p;
@@ -159,8 +148,7 @@ rvo_agent_id *ids(lua_State *L, lworld *lw, size_t n)
 
 /* Nil out t[from], t[from+1], ... up to the first nil, so that a reused
  * buffer ends where the new data ends. */
-void clear_tail(lua_State *L, int t, lua_Integer from)
-{
+void clear_tail(lua_State *L, int t, lua_Integer from) {
     while (lua_geti(L, t, from) != LUA_TNIL) {
         lua_pop(L, 1);
         lua_pushnil(L);
@@ -175,9 +163,7 @@ void clear_tail(lua_State *L, int t, lua_Integer from)
 /* Reject unknown fields of the table at stack index idx. Deterministic on
  * any table traversal order: a non-string key wins (the smallest type
  * name), otherwise the smallest unknown name is reported. */
-void check_fields(lua_State *L, int idx, const char *const *known, int params_too, int arg,
-                         const char *fn)
-{
+void check_fields(lua_State *L, int idx, const char *const *known, int params_too, int arg, const char *fn) {
     const char *bad_type = NULL;
     const char *bad_name = NULL;
     lua_pushnil(L);
@@ -217,8 +203,7 @@ void check_fields(lua_State *L, int idx, const char *const *known, int params_to
 }
 
 /* Reads number field key of the table at idx into *out; 0 if absent. */
-int field_num(lua_State *L, int idx, const char *key, int arg, const char *fn, double *out)
-{
+int field_num(lua_State *L, int idx, const char *key, int arg, const char *fn, double *out) {
     int t = lua_getfield(L, idx, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
@@ -234,8 +219,7 @@ int field_num(lua_State *L, int idx, const char *key, int arg, const char *fn, d
 }
 
 /* An integral number, clamped to int32 so the core judges the range. */
-int field_int(lua_State *L, int idx, const char *key, int arg, const char *fn, int32_t *out)
-{
+int field_int(lua_State *L, int idx, const char *key, int arg, const char *fn, int32_t *out) {
     double v;
     if (!field_num(L, idx, key, arg, fn, &v)) {
         return 0;
@@ -258,13 +242,20 @@ int field_int(lua_State *L, int idx, const char *key, int arg, const char *fn, i
     return 1;
 }
 
-const char *const agent_fields[] = {
-    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "vx",     "vy",        "pvx",           "pvy",           NULL};
+const char *const agent_fields[] = {"radius",
+                                    "max_speed",
+                                    "neighbor_dist",
+                                    "max_neighbors",
+                                    "time_horizon",
+                                    "time_horizon_obst",
+                                    "vx",
+                                    "vy",
+                                    "pvx",
+                                    "pvy",
+                                    NULL};
 
 /* The agent fields that rvo_agent_def holds (others go through set_param). */
-static int is_def_field(const char *name)
-{
+static int is_def_field(const char *name) {
     int i;
     for (i = 0; agent_fields[i] != NULL; i++) {
         if (strcmp(name, agent_fields[i]) == 0) {
@@ -274,8 +265,7 @@ static int is_def_field(const char *name)
     return 0;
 }
 
-void float_field(lua_State *L, int idx, const char *key, int arg, const char *fn, float *dst)
-{
+void float_field(lua_State *L, int idx, const char *key, int arg, const char *fn, float *dst) {
     double v;
     if (field_num(L, idx, key, arg, fn, &v)) {
         *dst = (float)v;
@@ -283,8 +273,7 @@ void float_field(lua_State *L, int idx, const char *key, int arg, const char *fn
 }
 
 /* The agent fields shared by new_world and add_agent, in message order. */
-void agent_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent_def *a)
-{
+void agent_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent_def *a) {
     float_field(L, idx, "radius", arg, fn, &a->radius);
     float_field(L, idx, "max_speed", arg, fn, &a->max_speed);
     float_field(L, idx, "neighbor_dist", arg, fn, &a->neighbor_dist);
@@ -296,8 +285,7 @@ void agent_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent
 /* The parameters rvo_agent_def has no Lua field for (weight, groups, mask,
  * z, height, ...), read by name and stored through the core, which checks
  * them, in rvo_param order. Shared by new_world and add_agent. */
-void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent_def *a)
-{
+void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent_def *a) {
     int p;
     for (p = 0; p < RVO_PARAM_COUNT; p++) {
         const char *name = rvo_param_name((rvo_param)p);
@@ -317,8 +305,7 @@ void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent
  * # may answer any border of a table with holes, and Lua 5.4 and LuaJIT
  * pick different ones; this is the same on both bindings (ffi.lua's
  * list_len). `len` is lua_rawlen's border, the answer when there is no hole. */
-lua_Integer list_len(lua_State *L, int idx, lua_Integer len)
-{
+lua_Integer list_len(lua_State *L, int idx, lua_Integer len) {
     lua_Integer n = 0;
     while (n < len) {
         int t = lua_rawgeti(L, idx, n + 1);

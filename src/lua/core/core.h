@@ -59,12 +59,12 @@
 LUAMOD_API int luaopen_rvo_core(lua_State *L);
 
 typedef struct lworld {
-    uint64_t tag;          /* WORLD_TAG: the fast self check (fast_world) */
-    rvo_world *w;          /* NULL once destroyed */
-    float *fbuf;           /* scratch for bulk float data */
-    size_t fcap;           /* floats in fbuf */
-    rvo_agent_id *ibuf;    /* scratch for id lists */
-    size_t icap;           /* ids in ibuf */
+    uint64_t tag;       /* WORLD_TAG: the fast self check (fast_world) */
+    rvo_world *w;       /* NULL once destroyed */
+    float *fbuf;        /* scratch for bulk float data */
+    size_t fcap;        /* floats in fbuf */
+    rvo_agent_id *ibuf; /* scratch for id lists */
+    size_t icap;        /* ids in ibuf */
 } lworld;
 
 /* ---- common.c --------------------------------------------------------- */
@@ -93,7 +93,8 @@ HIDDEN void clear_tail(lua_State *L, int t, lua_Integer from);
 HIDDEN lua_Integer list_len(lua_State *L, int idx, lua_Integer len);
 /* Parameter tables of new_world, add_agent and add_obstacle. */
 HIDDEN extern const char *const agent_fields[];
-HIDDEN void check_fields(lua_State *L, int idx, const char *const *known, int params_too, int arg, const char *fn);
+HIDDEN void check_fields(lua_State *L, int idx, const char *const *known, int params_too, int arg,
+                         const char *fn);
 HIDDEN int field_num(lua_State *L, int idx, const char *key, int arg, const char *fn, double *out);
 HIDDEN int field_int(lua_State *L, int idx, const char *key, int arg, const char *fn, int32_t *out);
 HIDDEN void float_field(lua_State *L, int idx, const char *key, int arg, const char *fn, float *dst);
@@ -102,16 +103,14 @@ HIDDEN void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rv
 
 /* ---- argument checks (arg counts after self: stack index arg + 1) ----- */
 
-static inline double opt_num(lua_State *L, int arg, const char *fn, double def)
-{
+static inline double opt_num(lua_State *L, int arg, const char *fn, double def) {
     if (lua_isnoneornil(L, arg + 1)) {
         return def;
     }
     return check_num(L, arg, fn);
 }
 
-static inline rvo_agent_id num_to_id(double v)
-{
+static inline rvo_agent_id num_to_id(double v) {
     if (v >= 0 && v < ID_LIMIT && floor(v) == v) {
         return (rvo_agent_id)v;
     }
@@ -128,8 +127,7 @@ static inline rvo_agent_id num_to_id(double v)
  * userdata and other types) that starts with WORLD_TAG and is not destroyed.
  * Lua code cannot write a userdata's bytes, so only C code could forge the
  * tag; the metatable compare of check_world costs three more API calls. */
-static inline lworld *fast_world(lua_State *L, const char *fn)
-{
+static inline lworld *fast_world(lua_State *L, const char *fn) {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     if (lw != NULL && lua_rawlen(L, 1) == sizeof *lw && lw->tag == WORLD_TAG && lw->w != NULL) {
         return lw;
@@ -138,8 +136,7 @@ static inline lworld *fast_world(lua_State *L, const char *fn)
 }
 
 /* id: an integer (what add_agent returns) in one test. */
-static inline rvo_agent_id fast_id(lua_State *L, const char *fn)
-{
+static inline rvo_agent_id fast_id(lua_State *L, const char *fn) {
     if (lua_isinteger(L, 2)) {
         lua_Integer i = lua_tointegerx(L, 2, NULL);
         return (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
@@ -147,18 +144,14 @@ static inline rvo_agent_id fast_id(lua_State *L, const char *fn)
     return check_id(L, 1, fn);
 }
 
-static inline double fast_num(lua_State *L, int arg, const char *fn)
-{
+static inline double fast_num(lua_State *L, int arg, const char *fn) {
     if (lua_type(L, arg + 1) == LUA_TNUMBER) {
         return (double)lua_tonumberx(L, arg + 1, NULL);
     }
     return check_num(L, arg, fn);
 }
 
-static inline void push_id(lua_State *L, uint64_t id)
-{
-    lua_pushinteger(L, (lua_Integer)id);
-}
+static inline void push_id(lua_State *L, uint64_t id) { lua_pushinteger(L, (lua_Integer)id); }
 
 /* ---- registration (module.c): each file's functions, upvalue 1 the metatable */
 

@@ -4,8 +4,7 @@
 
 static const char *const obstacle_fields[] = {"closed", NULL};
 
-static int l_add_obstacle(lua_State *L)
-{
+static int l_add_obstacle(lua_State *L) {
     static const char fn[] = "add_obstacle";
     lworld *lw = check_world(L, fn);
     lua_Integer len, i;
@@ -52,8 +51,7 @@ static int l_add_obstacle(lua_State *L)
     return 1;
 }
 
-static int l_remove_obstacle(lua_State *L)
-{
+static int l_remove_obstacle(lua_State *L) {
     static const char fn[] = "remove_obstacle";
     lworld *lw = check_world(L, fn);
     rvo_obstacle_id id = check_id(L, 1, fn);
@@ -64,8 +62,7 @@ static int l_remove_obstacle(lua_State *L)
     return 0;
 }
 
-static int l_set_obstacle_z_range(lua_State *L)
-{
+static int l_set_obstacle_z_range(lua_State *L) {
     static const char fn[] = "set_obstacle_z_range";
     lworld *lw = check_world(L, fn);
     rvo_obstacle_id id = check_id(L, 1, fn);
@@ -79,15 +76,13 @@ static int l_set_obstacle_z_range(lua_State *L)
     return 0;
 }
 
-static int l_obstacle_count(lua_State *L)
-{
+static int l_obstacle_count(lua_State *L) {
     lworld *lw = check_world(L, "obstacle_count");
     lua_pushinteger(L, (lua_Integer)rvo_world_obstacle_count(lw->w));
     return 1;
 }
 
-static int l_obstacle_valid(lua_State *L)
-{
+static int l_obstacle_valid(lua_State *L) {
     static const char fn[] = "obstacle_valid";
     lworld *lw = check_world(L, fn);
     rvo_obstacle_id id = check_id(L, 1, fn);
@@ -97,10 +92,9 @@ static int l_obstacle_valid(lua_State *L)
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg obstacle_methods[] = {
-    {"add_obstacle", l_add_obstacle},
-    {"remove_obstacle", l_remove_obstacle},
-    {"obstacle_count", l_obstacle_count},
-    {"obstacle_valid", l_obstacle_valid},
-    {"set_obstacle_z_range", l_set_obstacle_z_range},
-    {NULL, NULL}};
+const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
+                                     {"remove_obstacle", l_remove_obstacle},
+                                     {"obstacle_count", l_obstacle_count},
+                                     {"obstacle_valid", l_obstacle_valid},
+                                     {"set_obstacle_z_range", l_set_obstacle_z_range},
+                                     {NULL, NULL}};

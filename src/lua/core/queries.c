@@ -4,8 +4,7 @@
 
 /* Push the n ids of buf into the table argument buf_arg (or a new table)
  * and return the Lua results. */
-static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf)
-{
+static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf) {
     int t;
     int32_t i;
     if (has_buf) {
@@ -30,8 +29,7 @@ static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int bu
 
 /* ---- game semantics: locks, the avoiding report, height --------------- */
 
-static int l_avoiding(lua_State *L)
-{
+static int l_avoiding(lua_State *L) {
     static const char fn[] = "avoiding";
     lworld *lw = check_world(L, fn);
     double tol = opt_num(L, 1, fn, 1e-4);
@@ -56,8 +54,7 @@ static int l_avoiding(lua_State *L)
 /* world:stalled([ids [, times]]): without ids returns ids, times, n (times
  * is the table given, filled, or a new one); with ids fills them (times only
  * when given) and returns n. */
-static int l_stalled(lua_State *L)
-{
+static int l_stalled(lua_State *L) {
     static const char fn[] = "stalled";
     lworld *lw = check_world(L, fn);
     int has_ids = opt_table(L, 1, fn);
@@ -110,8 +107,7 @@ static int l_stalled(lua_State *L)
 
 /* ---- queries ---------------------------------------------------------- */
 
-static int l_neighbors(lua_State *L)
-{
+static int l_neighbors(lua_State *L) {
     static const char fn[] = "neighbors";
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
@@ -131,8 +127,7 @@ static int l_neighbors(lua_State *L)
     return push_id_list(L, buf, n, 2, has_buf);
 }
 
-static int l_query_radius(lua_State *L)
-{
+static int l_query_radius(lua_State *L) {
     static const char fn[] = "query_radius";
     lworld *lw = check_world(L, fn);
     double x = check_num(L, 1, fn);
@@ -156,8 +151,7 @@ static int l_query_radius(lua_State *L)
 
 /* ray_cast(x, y, dx, dy, max_dist [, clearance [, mask]]) -> nil or
  * { distance, x, y, nx, ny, agent, obstacle } */
-static int l_ray_cast(lua_State *L)
-{
+static int l_ray_cast(lua_State *L) {
     static const char fn[] = "ray_cast";
     lworld *lw = check_world(L, fn);
     double x = check_num(L, 1, fn);
@@ -194,8 +188,8 @@ static int l_ray_cast(lua_State *L)
             }
         }
         /* core: ..., mask, ignore, hit = 1..9, as in Lua */
-        r = rvo_world_ray_cast_from(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
-                                    (uint32_t)m, ignore, &hit);
+        r = rvo_world_ray_cast_from(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist,
+                                    (float)c, (uint32_t)m, ignore, &hit);
     }
     if (r < 0) {
         core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
@@ -226,8 +220,7 @@ static int l_ray_cast(lua_State *L)
     return 1;
 }
 
-static int l_line_of_sight(lua_State *L)
-{
+static int l_line_of_sight(lua_State *L) {
     static const char fn[] = "line_of_sight";
     lworld *lw = check_world(L, fn);
     double x1 = check_num(L, 1, fn);
@@ -247,8 +240,7 @@ static int l_line_of_sight(lua_State *L)
 
 /* orca_lines(id [, dt [, buf]]) -> lines, count, obstacle_count (or, with
  * buf, count, obstacle_count); lines = {px, py, dx, dy, ...} */
-static int l_orca_lines(lua_State *L)
-{
+static int l_orca_lines(lua_State *L) {
     static const char fn[] = "orca_lines";
     static const signed char map[] = {1, 2, 3, 3};
     lworld *lw = check_world(L, fn);
@@ -294,12 +286,11 @@ static int l_orca_lines(lua_State *L)
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg query_methods[] = {
-    {"neighbors", l_neighbors},
-    {"query_radius", l_query_radius},
-    {"line_of_sight", l_line_of_sight},
-    {"ray_cast", l_ray_cast},
-    {"avoiding", l_avoiding},
-    {"stalled", l_stalled},
-    {"orca_lines", l_orca_lines}, /* debug view */
-    {NULL, NULL}};
+const luaL_Reg query_methods[] = {{"neighbors", l_neighbors},
+                                  {"query_radius", l_query_radius},
+                                  {"line_of_sight", l_line_of_sight},
+                                  {"ray_cast", l_ray_cast},
+                                  {"avoiding", l_avoiding},
+                                  {"stalled", l_stalled},
+                                  {"orca_lines", l_orca_lines}, /* debug view */
+                                  {NULL, NULL}};

@@ -3,8 +3,7 @@
 /* ---- snapshots (issue 8) ---------------------------------------------- */
 
 /* save() -> string: the whole world (rvo_world_save). */
-static int l_save(lua_State *L)
-{
+static int l_save(lua_State *L) {
     lworld *lw = check_world(L, "save");
     size_t n = rvo_world_save(lw->w, NULL, 0);
     luaL_Buffer b;
@@ -15,8 +14,7 @@ static int l_save(lua_State *L)
 }
 
 /* rvo.load(s) -> world: rebuilds a saved world (rvo_world_load). */
-static int l_load(lua_State *L)
-{
+static int l_load(lua_State *L) {
     static const char fn[] = "load";
     size_t len;
     const char *s;
@@ -44,10 +42,7 @@ static int l_load(lua_State *L)
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg snapshot_methods[] = {
-    {"save", l_save}, /* snapshots */
-    {NULL, NULL}};
+const luaL_Reg snapshot_methods[] = {{"save", l_save}, /* snapshots */
+                                     {NULL, NULL}};
 
-const luaL_Reg snapshot_module_funcs[] = {
-    {"load", l_load},
-    {NULL, NULL}};
+const luaL_Reg snapshot_module_funcs[] = {{"load", l_load}, {NULL, NULL}};

@@ -5,16 +5,14 @@
 /* new_world also takes every rvo_param (weight, groups, ...) as an agent
  * default: check_fields is called with params_too. */
 static const char *const world_fields[] = {
-    "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "radius",    "max_speed",     "threads",       "seed",         "height_margin",
-    "solver",    "rvo2_compat",   NULL};
+    "time_step", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed",
+    "threads",   "seed",          "height_margin", "solver",       "rvo2_compat",       NULL};
 
 /* ---- solvers ---------------------------------------------------------- */
 
 /* The solver named by the string at stack index idx, or raises
  * "unknown solver 'x' (expected orca, ue or rvo)" (names from the core). */
-static rvo_solver solver_of(lua_State *L, int idx, int arg, const char *fn)
-{
+static rvo_solver solver_of(lua_State *L, int idx, int arg, const char *fn) {
     size_t len;
     const char *name = lua_tolstring(L, idx, &len);
     /* a name with an embedded zero is no name (the FFI binding agrees) */
@@ -43,8 +41,7 @@ static rvo_solver solver_of(lua_State *L, int idx, int arg, const char *fn)
 
 /* ---- module functions ------------------------------------------------- */
 
-static int l_new_world(lua_State *L)
-{
+static int l_new_world(lua_State *L) {
     static const char fn[] = "new_world";
     rvo_world_def def = rvo_default_world_def();
     rvo_solver solver = RVO_SOLVER_ORCA;
@@ -109,8 +106,7 @@ static int l_new_world(lua_State *L)
 
 /* ---- lifetime --------------------------------------------------------- */
 
-static void world_free(lworld *lw)
-{
+static void world_free(lworld *lw) {
     rvo_world_destroy(lw->w);
     lw->w = NULL;
     free(lw->fbuf);
@@ -122,8 +118,7 @@ static void world_free(lworld *lw)
 }
 
 /* Self check without the destroyed check. */
-static lworld *check_self(lua_State *L, const char *fn)
-{
+static lworld *check_self(lua_State *L, const char *fn) {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     int ok = 0;
     if (lw != NULL && lua_getmetatable(L, 1)) {
@@ -136,20 +131,17 @@ static lworld *check_self(lua_State *L, const char *fn)
     return lw;
 }
 
-static int l_destroy(lua_State *L)
-{
+static int l_destroy(lua_State *L) {
     world_free(check_self(L, "destroy"));
     return 0;
 }
 
-static int l_is_destroyed(lua_State *L)
-{
+static int l_is_destroyed(lua_State *L) {
     lua_pushboolean(L, check_self(L, "is_destroyed")->w == NULL);
     return 1;
 }
 
-static int l_gc(lua_State *L)
-{
+static int l_gc(lua_State *L) {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     if (lw != NULL) {
         world_free(lw);
@@ -157,8 +149,7 @@ static int l_gc(lua_State *L)
     return 0;
 }
 
-static int l_tostring(lua_State *L)
-{
+static int l_tostring(lua_State *L) {
     lworld *lw = check_self(L, "__tostring");
     if (lw->w == NULL) {
         lua_pushliteral(L, WORLD_NAME " (destroyed)");
@@ -170,15 +161,13 @@ static int l_tostring(lua_State *L)
 
 /* ---- world ------------------------------------------------------------ */
 
-static int l_time_step(lua_State *L)
-{
+static int l_time_step(lua_State *L) {
     lworld *lw = check_world(L, "time_step");
     lua_pushnumber(L, (lua_Number)rvo_world_time_step(lw->w));
     return 1;
 }
 
-static int l_set_time_step(lua_State *L)
-{
+static int l_set_time_step(lua_State *L) {
     static const char fn[] = "set_time_step";
     lworld *lw = check_world(L, fn);
     double dt = check_num(L, 1, fn);
@@ -189,8 +178,7 @@ static int l_set_time_step(lua_State *L)
     return 0;
 }
 
-static int l_step(lua_State *L)
-{
+static int l_step(lua_State *L) {
     static const char fn[] = "step";
     lworld *lw = check_world(L, fn);
     rvo_status st;
@@ -210,8 +198,7 @@ static int l_step(lua_State *L)
 }
 
 /* solve and integrate: dt defaults to the world's time_step. */
-static int run_phase(lua_State *L, const char *fn, rvo_status (*run)(rvo_world *, float))
-{
+static int run_phase(lua_State *L, const char *fn, rvo_status (*run)(rvo_world *, float)) {
     lworld *lw = check_world(L, fn);
     double dt = opt_num(L, 1, fn, (double)rvo_world_time_step(lw->w));
     rvo_status st = run(lw->w, (float)dt);
@@ -221,32 +208,23 @@ static int run_phase(lua_State *L, const char *fn, rvo_status (*run)(rvo_world *
     return 0;
 }
 
-static int l_solve(lua_State *L)
-{
-    return run_phase(L, "solve", rvo_world_solve);
-}
+static int l_solve(lua_State *L) { return run_phase(L, "solve", rvo_world_solve); }
 
-static int l_integrate(lua_State *L)
-{
-    return run_phase(L, "integrate", rvo_world_integrate);
-}
+static int l_integrate(lua_State *L) { return run_phase(L, "integrate", rvo_world_integrate); }
 
-static int l_is_solved(lua_State *L)
-{
+static int l_is_solved(lua_State *L) {
     lworld *lw = check_world(L, "is_solved");
     lua_pushboolean(L, rvo_world_is_solved(lw->w));
     return 1;
 }
 
-static int l_solver(lua_State *L)
-{
+static int l_solver(lua_State *L) {
     lworld *lw = check_world(L, "solver");
     lua_pushstring(L, rvo_solver_name(rvo_world_solver(lw->w)));
     return 1;
 }
 
-static int l_set_solver(lua_State *L)
-{
+static int l_set_solver(lua_State *L) {
     static const char fn[] = "set_solver";
     lworld *lw = check_world(L, fn);
     rvo_solver solver;
@@ -263,8 +241,7 @@ static int l_set_solver(lua_State *L)
 }
 
 /* set_sampling(samples, penalty_weight): the sampling RVO solver's knobs. */
-static int l_set_sampling(lua_State *L)
-{
+static int l_set_sampling(lua_State *L) {
     static const char fn[] = "set_sampling";
     lworld *lw = check_world(L, fn);
     double n = check_num(L, 1, fn);
@@ -293,8 +270,7 @@ static int l_set_sampling(lua_State *L)
 
 /* ---- game semantics: locks, the avoiding report, height --------------- */
 
-static int l_set_rvo2_compat(lua_State *L)
-{
+static int l_set_rvo2_compat(lua_State *L) {
     static const char fn[] = "set_rvo2_compat";
     lworld *lw = check_world(L, fn);
     if (lua_type(L, 2) != LUA_TBOOLEAN) {
@@ -304,15 +280,13 @@ static int l_set_rvo2_compat(lua_State *L)
     return 0;
 }
 
-static int l_rvo2_compat(lua_State *L)
-{
+static int l_rvo2_compat(lua_State *L) {
     lworld *lw = check_world(L, "rvo2_compat");
     lua_pushboolean(L, rvo_world_rvo2_compat(lw->w));
     return 1;
 }
 
-static int l_set_height_margin(lua_State *L)
-{
+static int l_set_height_margin(lua_State *L) {
     static const char fn[] = "set_height_margin";
     lworld *lw = check_world(L, fn);
     double m = check_num(L, 1, fn);
@@ -325,8 +299,7 @@ static int l_set_height_margin(lua_State *L)
 
 /* ---- strict overlap (issue 6) ------------------------------------------ */
 
-static int l_set_strict_overlap(lua_State *L)
-{
+static int l_set_strict_overlap(lua_State *L) {
     static const char fn[] = "set_strict_overlap";
     lworld *lw = check_world(L, fn);
     if (lua_type(L, 2) != LUA_TBOOLEAN) {
@@ -336,8 +309,7 @@ static int l_set_strict_overlap(lua_State *L)
     return 0;
 }
 
-static int l_strict_overlap(lua_State *L)
-{
+static int l_strict_overlap(lua_State *L) {
     lworld *lw = check_world(L, "strict_overlap");
     lua_pushboolean(L, rvo_world_strict_overlap(lw->w));
     return 1;
@@ -345,8 +317,7 @@ static int l_strict_overlap(lua_State *L)
 
 /* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
 
-static int l_set_stall_threshold(lua_State *L)
-{
+static int l_set_stall_threshold(lua_State *L) {
     static const char fn[] = "set_stall_threshold";
     lworld *lw = check_world(L, fn);
     double progress = check_num(L, 1, fn);
@@ -358,8 +329,7 @@ static int l_set_stall_threshold(lua_State *L)
     return 0;
 }
 
-static int l_stall_threshold(lua_State *L)
-{
+static int l_stall_threshold(lua_State *L) {
     lworld *lw = check_world(L, "stall_threshold");
     float progress, min_time;
     rvo_world_stall_threshold(lw->w, &progress, &min_time);
@@ -370,33 +340,27 @@ static int l_stall_threshold(lua_State *L)
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg world_methods[] = {
-    {"destroy", l_destroy},
-    {"is_destroyed", l_is_destroyed},
-    {"time_step", l_time_step},
-    {"set_time_step", l_set_time_step},
-    {"step", l_step},
-    {"solve", l_solve},
-    {"integrate", l_integrate},
-    {"is_solved", l_is_solved},
-    {"set_strict_overlap", l_set_strict_overlap}, /* issue 6 */
-    {"strict_overlap", l_strict_overlap},
-    {"set_stall_threshold", l_set_stall_threshold}, /* stall events */
-    {"stall_threshold", l_stall_threshold},
-    {"set_height_margin", l_set_height_margin},
-    {"set_rvo2_compat", l_set_rvo2_compat},
-    {"rvo2_compat", l_rvo2_compat},
-    {"solver", l_solver},
-    {"set_solver", l_set_solver},
-    {"set_sampling", l_set_sampling},
-    {NULL, NULL}};
+const luaL_Reg world_methods[] = {{"destroy", l_destroy},
+                                  {"is_destroyed", l_is_destroyed},
+                                  {"time_step", l_time_step},
+                                  {"set_time_step", l_set_time_step},
+                                  {"step", l_step},
+                                  {"solve", l_solve},
+                                  {"integrate", l_integrate},
+                                  {"is_solved", l_is_solved},
+                                  {"set_strict_overlap", l_set_strict_overlap}, /* issue 6 */
+                                  {"strict_overlap", l_strict_overlap},
+                                  {"set_stall_threshold", l_set_stall_threshold}, /* stall events */
+                                  {"stall_threshold", l_stall_threshold},
+                                  {"set_height_margin", l_set_height_margin},
+                                  {"set_rvo2_compat", l_set_rvo2_compat},
+                                  {"rvo2_compat", l_rvo2_compat},
+                                  {"solver", l_solver},
+                                  {"set_solver", l_set_solver},
+                                  {"set_sampling", l_set_sampling},
+                                  {NULL, NULL}};
 
 const luaL_Reg world_meta[] = {
-    {"__gc", l_gc},
-    {"__close", l_destroy},
-    {"__tostring", l_tostring},
-    {NULL, NULL}};
+    {"__gc", l_gc}, {"__close", l_destroy}, {"__tostring", l_tostring}, {NULL, NULL}};
 
-const luaL_Reg world_module_funcs[] = {
-    {"new_world", l_new_world},
-    {NULL, NULL}};
+const luaL_Reg world_module_funcs[] = {{"new_world", l_new_world}, {NULL, NULL}};
