@@ -186,12 +186,12 @@ RVO_API rvo_status rvo_world_integrate(rvo_world *w, float dt);
 RVO_API rvo_status rvo_world_step(rvo_world *w, float dt);
 /* RVO2 compatibility. Off (the default for games), each integrate ends
  * with passes that push overlapping agents apart by their responsibility
- * shares (locked agents stay put) and then out of obstacle clearance (see
+ * shares and then out of obstacle clearance (see
  * strict overlap below). On, agents move exactly as RVO2 moves them (the
  * conformance tests use this). */
 RVO_API rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
 RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
-/* Strict overlap: hard bodies (issue 6; ON by default, no effect with
+/* Strict overlap: hard bodies (ON by default, no effect with
  * rvo2_compat). The overlap resolution repeats until no pair overlaps by
  * more than 0.2% of its radius sum (at most 64 passes), velocities take up
  * its correction (they are the motion the agent really made), and:
@@ -212,12 +212,18 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    not by braking: they pass sideways instead of stopping nose to nose;
  *  - a stream keeps right: neighbours moving the same way (velocities and
  *    preferred velocities within about 26 degrees, nearer than 2.5 radius
- *    sums) take the right leg of each other's velocity obstacle, so a dense
- *    swap turns into a vortex instead of a jam (not the agent catching up
- *    with one walking away ahead of it: it takes the nearer leg).
- * None of it applies to locked agents, weight-0 agents or pairs that do not
- * avoid each other (groups). Off, the soft mode of earlier versions: four
- * soft passes, ORCA as RVO2 (README, Avoidance quality). */
+ *    sums), each walking within about 18 degrees of its preferred velocity,
+ *    take the right leg of each other's velocity obstacle, so a dense swap
+ *    turns into a vortex instead of a jam (not the agent catching up with
+ *    one walking away ahead of it: it takes the nearer leg; not a crowd
+ *    deflected round a rally point: it would circle it for good);
+ *  - a locked agent keeps its lock velocity, but is moved out of an agent
+ *    it presses into (its velocity points at the other); one that does not
+ *    press stays put.
+ * None of the give-way rules applies to locked agents, weight-0 agents or
+ * pairs that do not avoid each other (groups). Off, the soft mode of
+ * earlier versions: four soft passes that never move a locked agent, ORCA
+ * as RVO2 (docs/quality.md). */
 RVO_API rvo_status rvo_world_set_strict_overlap(rvo_world *w, bool on);
 RVO_API bool rvo_world_strict_overlap(const rvo_world *w);
 /* True between a solve and the next integrate. */
@@ -295,7 +301,9 @@ RVO_API rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_
  * z range. */
 
 /* Locks an agent to a velocity: solves leave it moving at (vx, vy) and the
- * others treat it as a non-reciprocating moving obstacle. */
+ * others treat it as a non-reciprocating moving obstacle. With strict
+ * overlap it is still a hard body: pressing into an agent, it is moved out
+ * of it (its velocity stays the lock's). */
 RVO_API rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy);
 RVO_API rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id);
 /* 1 if locked, 0 if not, negative rvo_status on error. */

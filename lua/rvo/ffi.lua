@@ -664,7 +664,7 @@ function methods.set_height_margin(self, m)
 end
 
 ---------------------------------------------------------------------------
--- Strict overlap (issue 6).
+-- Strict overlap (hard bodies).
 
 function methods.set_strict_overlap(self, on)
     local w = getmetatable(self) == World and self._w
@@ -680,7 +680,7 @@ function methods.strict_overlap(self)
 end
 
 ---------------------------------------------------------------------------
--- Stall events (issue 6): threshold, bulk query, per-agent stall time.
+-- Stall events: threshold, bulk query, per-agent stall time.
 
 local stall_out = ffi.new("float[2]")
 
@@ -1062,7 +1062,7 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
         -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
         r = C.rvo_world_ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, hit_out)
     else
-        -- point-blank (issue 16): ignore = the caster's id, or false for nobody
+        -- point-blank: ignore = the caster's id, or false for nobody
         local id = 0
         if ignore ~= false then
             if type(ignore) ~= "number" then type_fail(8, fn, "number or false", ignore) end

@@ -3,7 +3,7 @@
 -- The core makes agent A avoid agent B iff A.mask & B.groups ~= 0. This
 -- module gives the bits names and keeps every managed agent's groups and
 -- mask in step with relations between groups, as Unreal's avoidance group
--- masks do (seed 000: ShouldIgnoreGroup).
+-- masks do (ShouldIgnoreGroup).
 --
 --   local groups = require("rvo.groups")
 --   local g = groups.new(world, { "red", "blue" })  -- bits 1 and 2 (define more later)

@@ -4,8 +4,7 @@
 -- Two agents walking exactly at each other (or four meeting at a point, or
 -- two swapping in a corridor) have mirror-image preferred velocities; ORCA
 -- then gives mirror-image answers and they stop nose to nose. A tiny
--- sideways perturbation of the preferred velocity breaks the tie (seed 002,
--- "1. 理想速度设置").
+-- sideways perturbation of the preferred velocity breaks the tie.
 --
 --   local jitter = require("rvo.jitter")
 --   local j = jitter.new{ seed = 7, amount = 0.1 }

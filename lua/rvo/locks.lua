@@ -1,4 +1,4 @@
---- rvo.locks — Unreal's avoidance lock timers (seed 000, UAvoidanceManager).
+--- rvo.locks — Unreal's avoidance lock timers (UAvoidanceManager).
 --
 -- After every solve, an agent whose new velocity differs from its preferred
 -- one had to divert: it is locked to that new velocity for

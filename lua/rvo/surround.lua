@@ -1,4 +1,4 @@
---- rvo.surround — the two-phase surround attack of seed 002 (环绕攻击):
+--- rvo.surround — the two-phase surround attack:
 -- many melee units take places on a ring around one target.
 --
 -- Phase 1, approach: a unit casts two probe rays toward the target from the

@@ -137,7 +137,7 @@ static int l_is_locked(lua_State *L) {
     return 1;
 }
 
-/* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
+/* ---- stall events: threshold, bulk query, per-agent time ------------- */
 
 static int l_stall_time(lua_State *L) {
     static const char fn[] = "stall_time";

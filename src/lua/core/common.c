@@ -88,8 +88,8 @@ NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn) {
 
 /* ---- fast paths of the per-agent methods ------------------------------
  * A script calls these once per agent per frame, so each saves Lua API
- * calls (the whole binding cost per call measured with callgrind, see the
- * README's Performance section). Anything unusual goes to the checks above,
+ * calls (the whole binding cost per call measured with callgrind, see
+ * docs/performance.md). Anything unusual goes to the checks above,
  * which raise the same messages. */
 
 /* Optional table argument: 1 if given, 0 if nil/absent. */

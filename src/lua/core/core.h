@@ -119,8 +119,8 @@ static inline rvo_agent_id num_to_id(double v) {
 
 /* ---- fast paths of the per-agent methods ------------------------------
  * A script calls these once per agent per frame, so each saves Lua API
- * calls (the whole binding cost per call measured with callgrind, see the
- * README's Performance section). Anything unusual goes to the checks above,
+ * calls (the whole binding cost per call measured with callgrind, see
+ * docs/performance.md). Anything unusual goes to the checks above,
  * which raise the same messages. */
 
 /* self: a full userdata of exactly lworld's size (lua_rawlen is 0 for light

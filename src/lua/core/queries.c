@@ -49,7 +49,7 @@ static int l_avoiding(lua_State *L) {
     return push_id_list(L, buf, n, 2, has_buf);
 }
 
-/* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
+/* ---- stall events: threshold, bulk query, per-agent time ------------- */
 
 /* world:stalled([ids [, times]]): without ids returns ids, times, n (times
  * is the table given, filled, or a new one); with ids fills them (times only
@@ -176,7 +176,7 @@ static int l_ray_cast(lua_State *L) {
         r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
                                (uint32_t)m, &hit);
     } else {
-        /* point-blank (issue 16): ignore = the caster's id, or false for nobody */
+        /* point-blank: ignore = the caster's id, or false for nobody */
         rvo_agent_id ignore = 0;
         if (!(lua_type(L, 9) == LUA_TBOOLEAN && !lua_toboolean(L, 9))) {
             if (lua_type(L, 9) != LUA_TNUMBER) {

@@ -1,6 +1,6 @@
 #include "core.h"
 
-/* ---- snapshots (issue 8) ---------------------------------------------- */
+/* ---- snapshots ---------------------------------------------------------- */
 
 /* save() -> string: the whole world (rvo_world_save). */
 static int l_save(lua_State *L) {

@@ -297,7 +297,7 @@ static int l_set_height_margin(lua_State *L) {
     return 0;
 }
 
-/* ---- strict overlap (issue 6) ------------------------------------------ */
+/* ---- strict overlap ------------------------------------------------------ */
 
 static int l_set_strict_overlap(lua_State *L) {
     static const char fn[] = "set_strict_overlap";
@@ -315,7 +315,7 @@ static int l_strict_overlap(lua_State *L) {
     return 1;
 }
 
-/* ---- stall events (issue 6): threshold, bulk query, per-agent time ---- */
+/* ---- stall events: threshold, bulk query, per-agent time ------------- */
 
 static int l_set_stall_threshold(lua_State *L) {
     static const char fn[] = "set_stall_threshold";
@@ -348,7 +348,7 @@ const luaL_Reg world_methods[] = {{"destroy", l_destroy},
                                   {"solve", l_solve},
                                   {"integrate", l_integrate},
                                   {"is_solved", l_is_solved},
-                                  {"set_strict_overlap", l_set_strict_overlap}, /* issue 6 */
+                                  {"set_strict_overlap", l_set_strict_overlap},
                                   {"strict_overlap", l_strict_overlap},
                                   {"set_stall_threshold", l_set_stall_threshold}, /* stall events */
                                   {"stall_threshold", l_stall_threshold},
