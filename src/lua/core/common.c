@@ -52,7 +52,7 @@ NOINLINE int core_error(lua_State *L, const rvo_world *w, rvo_status st, const c
 
 /* ---- argument checks (arg counts after self: stack index arg + 1) ----- */
 
-NOINLINE lworld *check_world(lua_State *L, const char *fn) {
+NOINLINE lworld *check_self(lua_State *L, const char *fn) {
     lworld *lw = (lworld *)lua_touserdata(L, 1);
     int ok = 0;
     if (lw != NULL && lua_getmetatable(L, 1)) {
@@ -62,6 +62,11 @@ NOINLINE lworld *check_world(lua_State *L, const char *fn) {
     if (!ok) {
         luaL_error(L, "calling '%s' on bad self", fn);
     }
+    return lw;
+}
+
+NOINLINE lworld *check_world(lua_State *L, const char *fn) {
+    lworld *lw = check_self(L, fn);
     if (lw->w == NULL) {
         luaL_error(L, "attempt to use a destroyed " WORLD_NAME);
     }

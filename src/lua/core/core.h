@@ -78,6 +78,8 @@ HIDDEN int type_error(lua_State *L, int arg, const char *fn, const char *expecte
 HIDDEN int core_error(lua_State *L, const rvo_world *w, rvo_status st, const char *fn, const signed char *map,
                       int map_len);
 /* Argument checks: arg counts after self (stack index arg + 1). */
+/* self is a world (else "calling 'fn' on bad self"); check_world: and not destroyed */
+HIDDEN lworld *check_self(lua_State *L, const char *fn);
 HIDDEN lworld *check_world(lua_State *L, const char *fn);
 HIDDEN double check_num(lua_State *L, int arg, const char *fn);
 HIDDEN rvo_agent_id check_id(lua_State *L, int arg, const char *fn);

@@ -117,20 +117,6 @@ static void world_free(lworld *lw) {
     lw->icap = 0;
 }
 
-/* Self check without the destroyed check. */
-static lworld *check_self(lua_State *L, const char *fn) {
-    lworld *lw = (lworld *)lua_touserdata(L, 1);
-    int ok = 0;
-    if (lw != NULL && lua_getmetatable(L, 1)) {
-        ok = lua_rawequal(L, -1, MT);
-        lua_pop(L, 1);
-    }
-    if (!ok) {
-        luaL_error(L, "calling '%s' on bad self", fn);
-    }
-    return lw;
-}
-
 static int l_destroy(lua_State *L) {
     world_free(check_self(L, "destroy"));
     return 0;
