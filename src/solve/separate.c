@@ -35,14 +35,21 @@ static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
     return w->strict_overlap && v2_dot(w->vel[i], v2_sub(w->pos[j], w->pos[i])) > 0.0f;
 }
 
-/* pair_share where i or j is locked: a locked agent that does not press
- * into the other stays put, the other takes it all; two that move split
- * by weight (a weight-0 agent still never moves). */
+/* pair_share where i or j is locked: against an unlocked agent, a locked
+ * one that does not press into it stays put and the other takes it all;
+ * otherwise the two split by weight (a weight-0 agent still never moves
+ * against one above 0). Two locked agents always split: one of them may
+ * have been pushed into the other by a third during the passes, where
+ * neither presses. */
 static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    if (me->locked && !yields_locked(w, i, j))
-        return 0.0f;
-    if ((other->locked && !yields_locked(w, j, i)) || !(other->mask & me->groups))
+    if (!(me->locked && other->locked)) {
+        if (me->locked && !yields_locked(w, i, j))
+            return 0.0f;
+        if (other->locked && !yields_locked(w, j, i))
+            return 1.0f;
+    }
+    if (!(other->mask & me->groups))
         return 1.0f;
     if (me->weight == other->weight)
         return 0.5f;
