@@ -656,6 +656,14 @@ function Jitter:steer(world, id, gx, gy, speed) end
 ---The next number of this steerer's generator, in (0, 1).
 ---@return number
 function Jitter:next() end
+---The steerer's options and generator state as a string (rvo.state); raises
+---for a steerer given rng = ... (save that generator yourself).
+---@return string
+function Jitter:save() end
+---A steerer from a string of Jitter:save().
+---@param s string
+---@return rvo.Jitter
+function jitter.load(s) end
 
 ---A number in (0, 1).
 ---@return number
@@ -741,6 +749,14 @@ function Groups:members(name) end
 ---Stops managing an agent (its bits stay).
 ---@param id rvo.AgentId
 function Groups:forget(id) end
+---Names, bits, relations and members as a string (rvo.state).
+---@return string
+function Groups:save() end
+---A registry for world (loaded from the same save) from a string of Groups:save().
+---@param world rvo.World
+---@param s string
+---@return rvo.Groups
+function groups.load(world, s) end
 
 ---Unreal's lock-after-avoid / lock-after-clean timers.
 ---@class rvo.Locks
@@ -770,6 +786,25 @@ function Locks:time_left(id) end
 ---@param id rvo.AgentId
 function Locks:release(id) end
 function Locks:release_all() end
+---After world:integrate(dt): releases the locked agents the hard-body pass
+---had to move (a lock ends on contact); returns how many.
+---@param dt? number
+---@return integer
+function Locks:after_integrate(dt) end
+---Keeps an agent out of the lock timers (on = true, the default) or lets it
+---in again (false).
+---@param id rvo.AgentId
+---@param on? boolean
+---@return rvo.Locks
+function Locks:exempt(id, on) end
+---Timers, exempted agents and options as a string (rvo.state).
+---@return string
+function Locks:save() end
+---A Locks for world (loaded from the same save) from a string of Locks:save().
+---@param world rvo.World
+---@param s string
+---@return rvo.Locks
+function locks.load(world, s) end
 
 ---The two-phase surround attack (probe rays, then holding the ring).
 ---@class rvo.Surround
@@ -808,6 +843,96 @@ function Surround:after_solve() end
 ---before_solve(dt), world:solve(dt), after_solve(), world:integrate(dt).
 ---@param dt? number
 function Surround:step(dt) end
+---The attack's state as a string (rvo.state).
+---@return string
+function Surround:save() end
+---A Surround for world (loaded from the same save) from a string of Surround:save().
+---@param world rvo.World
+---@param s string
+---@return rvo.Surround
+function surround.load(world, s) end
+
+---Escalation for stalled agents: jitter, then a side step, then a weight change.
+---@class rvo.Unstick
+local Unstick = {}
+
+---@class rvo.unstick
+local unstick = {}
+
+---@param opts? {seed?: integer, jitter?: number, side?: number, hold?: number, memory?: number, low?: number, high?: number}
+---@return rvo.Unstick
+function unstick.new(opts) end
+---Escalates the world's stalled agents and turns the preferred velocities of
+---those under escalation (after setting them, each frame); returns how many.
+---@param world rvo.World
+---@param dt? number
+---@return integer
+function Unstick:apply(world, dt) end
+---Ends every escalation and restores the weights it changed.
+---@param world rvo.World
+function Unstick:release(world) end
+---Level (1..3) of the agent's escalation, or 0.
+---@param id rvo.AgentId
+---@return integer
+function Unstick:level(id) end
+---The escalations and the generator's state as a string (rvo.state).
+---@return string
+function Unstick:save() end
+---An Unstick from a string of Unstick:save().
+---@param s string
+---@return rvo.Unstick
+function unstick.load(s) end
+
+---Several behaviour modules in one step, in the right order, saved and
+---loaded with the world.
+---@class rvo.Frame
+---@field world rvo.World
+---@field locks? rvo.Locks
+---@field unstick? rvo.Unstick
+---@field groups? rvo.Groups
+---@field jitter? rvo.Jitter
+---@field surround rvo.Surround[]
+local Frame = {}
+
+---@class rvo.frame
+local frame = {}
+
+---@param world rvo.World
+---@param mods? {locks?: rvo.Locks, unstick?: rvo.Unstick, groups?: rvo.Groups, jitter?: rvo.Jitter, surround?: rvo.Surround|rvo.Surround[]}
+---@return rvo.Frame
+function frame.new(world, mods) end
+---unstick, surround before_solve, locks update, solve, surround after_solve,
+---locks after_solve, integrate, locks after_integrate.
+---@param dt? number
+function Frame:step(dt) end
+---The world and every module as one string.
+---@return string
+function Frame:save() end
+---A frame with a new world from a string of Frame:save().
+---@param s string
+---@return rvo.Frame
+function frame.load(s) end
+
+---Plain data as text, exact on both runtimes (the modules' saved state).
+---@class rvo.state
+local state = {}
+---@param v any plain data: numbers, strings, booleans, tables of them
+---@return string
+function state.encode(v) end
+---@param s string
+---@return any
+function state.decode(s) end
+---@param kind string
+---@param obj table
+---@param skip table<string, boolean>
+---@return string
+function state.pack(kind, obj, skip) end
+---@param kind string
+---@param s string
+---@param fname string
+---@param argn integer
+---@return table
+function state.unpack(kind, s, fname, argn) end
 
 -- Navmesh: rvo.nav, rvo.follow, rvo.obj -------------------------------------
 -- Frames: the world is 2D (x, y); OBJ files and Recast are 3D with y up,

@@ -23,6 +23,7 @@
 -- works the same on Lua 5.4 and LuaJIT.
 
 local check = require("rvo.check")
+local state = require("rvo.state")
 local show = check.show
 local groups = {}
 
@@ -302,6 +303,55 @@ function Groups:forget(id)
         error(format("bad argument #1 to 'forget' (agent id expected, got %s)", id ~= id and "nan" or type(id)), 2)
     end
     self.member[id] = nil
+    return self
+end
+
+--- The registry as a string (rvo.state): names, bits, relations and
+-- members. Save it with world:save(); groups.load(loaded_world, s) goes on.
+function Groups:save()
+    check_self(self, "save")
+    return state.pack("groups", self, { world = true })
+end
+
+local function bit_ok(b)
+    return type(b) == "number" and b >= 1 and b <= MAX_GROUPS and b == math.floor(b)
+end
+
+local function valid_state(f)
+    for _, k in ipairs { "bit_of", "name_of", "ignore", "member" } do
+        if type(f[k]) ~= "table" then return false end
+    end
+    for name, b in pairs(f.bit_of) do
+        if type(name) ~= "string" or name == "" or not bit_ok(b) or f.name_of[b] ~= name then return false end
+        if type(f.ignore[b]) ~= "table" then return false end
+        for other, on in pairs(f.ignore[b]) do
+            if not bit_ok(other) or on ~= true then return false end
+        end
+    end
+    for b in pairs(f.name_of) do
+        if not bit_ok(b) then return false end
+    end
+    for id, set in pairs(f.member) do
+        if type(id) ~= "number" or type(set) ~= "table" then return false end
+        for b, on in pairs(set) do
+            if not bit_ok(b) or on ~= true or f.name_of[b] == nil then return false end
+        end
+    end
+    return true
+end
+
+--- A registry for world (the world loaded from the same save) from s, a
+-- string of Groups:save(). The agents' groups and masks come with the
+-- world's own snapshot; this brings back the names, relations and members.
+function groups.load(world, s)
+    if not is_world(world) then
+        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
+    end
+    check.alive(world, "load", 1)
+    local f = state.unpack("groups", s, "load", 2)
+    if not valid_state(f) then error("bad argument #2 to 'load' (saved groups state is corrupted)", 2) end
+    local self = groups.new(world)
+    self.bit_of, self.name_of, self.ignore, self.member = f.bit_of, f.name_of, f.ignore, f.member
     return self
 end
 

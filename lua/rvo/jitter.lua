@@ -15,6 +15,7 @@
 -- run) on Lua 5.4 and LuaJIT. Only + - * / % and sqrt are used.
 
 local check = require("rvo.check")
+local state = require("rvo.state")
 local show = check.show
 local jitter = {}
 
@@ -142,7 +143,7 @@ function jitter.new(opts)
         error(format("bad argument #1 to 'new' (slow_radius must be a finite number >= 0, got %s)",
             show(slow)), 2)
     end
-    local draw
+    local draw, own
     if opts.rng ~= nil then
         if opts.seed ~= nil then
             error("bad argument #1 to 'new' (give seed or rng, not both)", 2)
@@ -159,10 +160,11 @@ function jitter.new(opts)
     else
         local seed = opts.seed == nil and 1 or opts.seed
         check_seed(seed, "new", 1, "seed")
-        local r = new_rng(seed)
+        own = new_rng(seed)
+        local r = own
         draw = function() return r:next() end
     end
-    return setmetatable({ draw = draw, amount = amount, slow_radius = slow }, Jitter)
+    return setmetatable({ draw = draw, rng = own, amount = amount, slow_radius = slow }, Jitter)
 end
 
 --- Sets the preferred velocity of agent `id` toward (gx, gy) at `speed`
@@ -219,4 +221,27 @@ function Jitter:next()
 end
 
 jitter.Jitter = Jitter
+--- The steerer's state as a string (rvo.state): its options and its own
+-- generator's state (a steerer given rng = ... saves nothing of that
+-- generator: save it yourself, and this raises). jitter.load(s) goes on.
+function Jitter:save()
+    if getmetatable(self) ~= Jitter then
+        error("bad argument #0 to 'save' (jitter expected: call it as j:save())", 2)
+    end
+    if not self.rng then
+        error("bad argument #0 to 'save' (this steerer draws from a generator given to new: save that one)", 2)
+    end
+    return state.encode({ kind = "jitter", fields = { amount = self.amount, slow_radius = self.slow_radius,
+        s1 = self.rng.s1, s2 = self.rng.s2 } })
+end
+
+--- A steerer from s, a string of Jitter:save().
+function jitter.load(s)
+    local f = state.unpack("jitter", s, "load", 1)
+    local ok, j = pcall(jitter.new, { amount = f.amount, slow_radius = f.slow_radius })
+    if ok then ok = pcall(Rng.set_state, j.rng, f.s1, f.s2) end
+    if not ok then error("bad argument #1 to 'load' (saved jitter state is corrupted)", 2) end
+    return j
+end
+
 return jitter

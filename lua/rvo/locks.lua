@@ -24,6 +24,7 @@
 -- unlock, is_locked, is_valid, solve, integrate).
 
 local check = require("rvo.check")
+local state = require("rvo.state")
 local show = check.show
 local locks = {}
 
@@ -31,6 +32,7 @@ local format, huge = string.format, math.huge
 
 -- Timers at or below this count as expired: 0.2 - 2 * 0.1 is not exactly 0.
 local EXPIRED = 1e-9
+local CONTACT = 1e-3 -- m: a pass moved a locked agent farther than float error
 
 local Locks = {}
 Locks.__index = Locks
@@ -71,7 +73,8 @@ function locks.new(world, opts)
         table.sort(unknown)
         error(format("bad argument #2 to 'new' (unknown option '%s')", unknown[1]), 2)
     end
-    local self = setmetatable({ world = world, timer = {}, pref = {}, idbuf = {}, avbuf = {} }, Locks)
+    local self = setmetatable({ world = world, timer = {}, pref = {}, exempted = {}, idbuf = {}, avbuf = {},
+        posbuf = {}, before = {} }, Locks)
     for _, k in ipairs { "after_avoid", "after_clean", "tolerance" } do
         local v = opts[k]
         if v == nil then
@@ -155,7 +158,7 @@ function Locks:after_solve()
     for i = 1, count do
         local id = ids[i]
         -- (world:avoiding skips locked agents, so the check below suffices)
-        if not world:is_locked(id) then
+        if not world:is_locked(id) and not self.exempted[id] then
             local t = avoiding[id] and self.after_avoid or self.after_clean
             if t > EXPIRED then
                 world:lock(id, world:new_velocity(id))
@@ -165,10 +168,54 @@ function Locks:after_solve()
             end
         end
     end
+    -- where the locked agents are before integrate: after_integrate tells
+    -- whom the hard-body pass moved
+    local pos, agents = world:positions(self.posbuf)
+    if type(pos) == "number" then pos, agents = self.posbuf, pos end
+    local before = self.before
+    for k = 1, 2 * agents do before[k] = pos[k] end
+    for k = #before, 2 * agents + 1, -1 do before[k] = nil end
     return locked
 end
 
---- update(dt), world:solve(dt), after_solve(), world:integrate(dt).
+--- Call after world:integrate(dt): a lock ends on contact. A locked agent
+-- that the hard-body pass moved (it pressed into someone who could not get
+-- away) is released, so that it avoids again from the next solve instead
+-- of pressing on; with the lock it would also never count as stalled, and
+-- the jam rules and rvo.unstick that free a blocked agent need that.
+-- Returns the number released.
+function Locks:after_integrate(dt)
+    check_self(self, "after_integrate")
+    local world = self.world
+    dt = dt == nil and world:time_step() or dt
+    if not check.time_step(dt) then
+        error(format("bad argument #1 to 'after_integrate' (dt must be a number in [1e-45, 3.4e38], got %s)",
+            show(dt)), 2)
+    end
+    local before = self.before
+    local ids, count = world:ids(self.idbuf)
+    if type(ids) == "number" then ids, count = self.idbuf, ids end
+    if #before ~= 2 * count then return 0 end -- agents came or went since after_solve: no pass to read
+    local pos = world:positions(self.posbuf)
+    if type(pos) == "number" then pos = self.posbuf end
+    local released, timer = 0, self.timer
+    for k = 1, count do
+        local id = ids[k]
+        if timer[id] and world:is_locked(id) then
+            local vx, vy = world:velocity(id)
+            local ex = pos[2 * k - 1] - (before[2 * k - 1] + vx * dt)
+            local ey = pos[2 * k] - (before[2 * k] + vy * dt)
+            if ex * ex + ey * ey > CONTACT * CONTACT then
+                timer[id], self.pref[id] = nil, nil
+                world:unlock(id)
+                released = released + 1
+            end
+        end
+    end
+    return released
+end
+
+--- update(dt), world:solve(dt), after_solve(), world:integrate(dt), after_integrate(dt).
 function Locks:step(dt)
     check_self(self, "step")
     dt = dt == nil and self.world:time_step() or dt
@@ -179,6 +226,7 @@ function Locks:step(dt)
     self.world:solve(dt)
     self:after_solve()
     self.world:integrate(dt)
+    self:after_integrate(dt)
 end
 
 --- Seconds left on the agent's lock (0 when this module does not lock it).
@@ -200,6 +248,70 @@ end
 function Locks:release_all()
     check_self(self, "release_all")
     for _, id in ipairs(self:_timed()) do self:release(id) end
+end
+
+--- Keeps agent id out of the lock timers (on = true, the default) or lets
+-- it in again (false): a hero, or surround units that must keep sliding.
+-- An exempted agent locked now is released.
+function Locks:exempt(id, on)
+    check_self(self, "exempt")
+    if type(id) ~= "number" or id ~= id then
+        error(format("bad argument #1 to 'exempt' (agent id expected, got %s)", id ~= id and "nan" or type(id)), 2)
+    end
+    if on ~= nil and type(on) ~= "boolean" then
+        error(format("bad argument #2 to 'exempt' (boolean expected, got %s)", type(on)), 2)
+    end
+    if on == false then
+        self.exempted[id] = nil
+    else
+        self:release(id)
+        self.exempted[id] = true
+    end
+    return self
+end
+
+-- The lock timers as update() would leave them plain: the fields saved.
+local TRANSIENT = { world = true, idbuf = true, avbuf = true, posbuf = true }
+
+--- The module's state as a string (rvo.state): the timers, the preferred
+-- velocities they were locked with, the exempted agents and the options.
+-- Save it with world:save(); locks.load(loaded_world, s) continues the run.
+function Locks:save()
+    check_self(self, "save")
+    return state.pack("locks", self, TRANSIENT)
+end
+
+local function valid_state(f)
+    for _, k in ipairs { "timer", "pref", "exempted" } do
+        if type(f[k]) ~= "table" then return false end
+    end
+    for id, t in pairs(f.timer) do
+        if type(id) ~= "number" or not finite(t) then return false end
+        local p = f.pref[id]
+        if type(p) ~= "table" or not finite(p[1]) or not finite(p[2]) then return false end
+    end
+    for id, on in pairs(f.exempted) do
+        if type(id) ~= "number" or on ~= true then return false end
+    end
+    return true
+end
+
+--- A Locks for world (the world loaded from the same save) from s, a
+-- string of Locks:save(): the timers go on where they were, and
+-- release_all releases the agents they lock.
+function locks.load(world, s)
+    if not is_world(world) then
+        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
+    end
+    check.alive(world, "load", 1)
+    local f = state.unpack("locks", s, "load", 2)
+    local ok, self = pcall(locks.new, world, { after_avoid = f.after_avoid, after_clean = f.after_clean,
+        tolerance = f.tolerance, release_on_change = f.release_on_change })
+    if not ok or not valid_state(f) then
+        error("bad argument #2 to 'load' (saved locks state is corrupted)", 2)
+    end
+    self.timer, self.pref, self.exempted = f.timer, f.pref, f.exempted
+    return self
 end
 
 locks.Locks = Locks

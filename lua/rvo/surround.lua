@@ -38,6 +38,7 @@
 -- world only through its public methods, so it runs on both runtimes.
 
 local check = require("rvo.check")
+local state = require("rvo.state")
 local show = check.show
 local surround = {}
 
@@ -523,6 +524,70 @@ function Surround:step(dt)
     self.world:solve(dt)
     self:after_solve()
     self.world:integrate(dt)
+end
+
+--- The attack's state as a string (rvo.state): target, options, units and
+-- their phases, the holders and the stall clocks (and, saved between
+-- before_solve and after_solve, that step's frame). Save it with
+-- world:save(); surround.load(loaded_world, s) goes on bit for bit.
+function Surround:save()
+    check_self(self, "save")
+    return state.pack("surround", self, { world = true })
+end
+
+local function id_set_ok(t, value_ok)
+    if type(t) ~= "table" then return false end
+    for id, v in pairs(t) do
+        if type(id) ~= "number" or not value_ok(v) then return false end
+    end
+    return true
+end
+
+local function valid_state(f)
+    local function num(v) return finite(v) end
+    local function opt_num(v) return v == nil or finite(v) end
+    for _, k in ipairs { "attack_radius", "tolerance", "probe_length", "spread_speed", "clock", "tvx", "tvy" } do
+        if not num(f[k]) then return false end
+    end
+    if not (opt_num(f.tx) and opt_num(f.ty) and opt_num(f.target_id) and opt_num(f.gap_angle)) then return false end
+    if f.target_id == nil and (f.tx == nil or f.ty == nil) then return false end
+    for _, k in ipairs { "spread", "hold", "probes" } do
+        if type(f[k]) ~= "boolean" then return false end
+    end
+    if type(f.units) ~= "table" or type(f.holders) ~= "table" then return false end
+    for _, id in ipairs(f.units) do
+        local ph = type(f.phase_of) == "table" and f.phase_of[id]
+        if type(id) ~= "number" or (ph ~= "approach" and ph ~= "hold") then return false end
+    end
+    for _, id in ipairs(f.holders) do
+        if type(id) ~= "number" then return false end
+    end
+    if not id_set_ok(f.phase_of, function(v) return v == "approach" or v == "hold" end) then return false end
+    if not id_set_ok(f.stalled, num) or not id_set_ok(f.flip_until, num) then return false end
+    local tv = f.target_vel
+    if tv ~= nil and (type(tv) ~= "table" or not num(tv[1]) or not num(tv[2])) then return false end
+    local fr = f.frame
+    if fr ~= nil then
+        if type(fr) ~= "table" or not (num(fr.tx) and num(fr.ty) and num(fr.tvx) and num(fr.tvy) and num(fr.dt)) then
+            return false
+        end
+        local function point(p) return type(p) == "table" and num(p[1]) and num(p[2]) and num(p[3]) end
+        if not id_set_ok(fr.pos, point) then return false end
+    end
+    return true
+end
+
+--- A Surround for world (the world loaded from the same save) from s, a
+-- string of Surround:save().
+function surround.load(world, s)
+    if not is_world(world) then
+        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
+    end
+    check.alive(world, "load", 1)
+    local f = state.unpack("surround", s, "load", 2)
+    if not valid_state(f) then error("bad argument #2 to 'load' (saved surround state is corrupted)", 2) end
+    f.world = world
+    return setmetatable(f, Surround)
 end
 
 surround.Surround = Surround

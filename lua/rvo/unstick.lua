@@ -27,6 +27,7 @@
 -- LuaJIT.
 
 local check = require("rvo.check")
+local state = require("rvo.state")
 local show = check.show
 local jitter = require("rvo.jitter")
 
@@ -174,6 +175,45 @@ end
 function Unstick:level(id)
     local a = self.active[id]
     return a and a.level or 0
+end
+
+--- The escalations as a string (rvo.state): options, the generator's state,
+-- the running and recent escalations (with the weights to restore).
+-- unstick.load(s) goes on bit for bit.
+function Unstick:save()
+    if getmetatable(self) ~= Unstick then
+        error("bad argument #0 to 'save' (unstick expected: call it as u:save())", 2)
+    end
+    local fields = {}
+    for k, v in pairs(self) do fields[k] = v end
+    fields.rng = { self.rng.s1, self.rng.s2 }
+    return state.encode({ kind = "unstick", fields = fields })
+end
+
+local function valid_state(f)
+    if type(f.active) ~= "table" or type(f.recent) ~= "table" or type(f.rng) ~= "table" then return false end
+    for id, a in pairs(f.active) do
+        if type(id) ~= "number" or type(a) ~= "table" or not finite(a.level) or not finite(a.left)
+            or (a.weight ~= nil and not finite(a.weight)) then
+            return false
+        end
+    end
+    for id, r in pairs(f.recent) do
+        if type(id) ~= "number" or type(r) ~= "table" or not finite(r.level) or not finite(r.age) then return false end
+    end
+    return true
+end
+
+--- An Unstick from s, a string of Unstick:save().
+function unstick.load(s)
+    local f = state.unpack("unstick", s, "load", 1)
+    local opts = {}
+    for _, k in ipairs(ORDER) do opts[k] = f[k] end
+    local ok, u = pcall(unstick.new, opts)
+    if ok then ok = valid_state(f) and pcall(u.rng.set_state, u.rng, f.rng[1], f.rng[2]) end
+    if not ok then error("bad argument #1 to 'load' (saved unstick state is corrupted)", 2) end
+    u.active, u.recent = f.active, f.recent
+    return u
 end
 
 return unstick

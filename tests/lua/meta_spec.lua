@@ -77,11 +77,15 @@ describe("docs/rvo.meta.lua", function()
 
     it("declares every function of the behaviour modules", function()
         for _, m in ipairs { { "jitter", "Jitter" }, { "groups", "Groups" }, { "locks", "Locks" },
-            { "surround", "Surround" } } do
+            { "surround", "Surround" }, { "frame", "Frame" } } do
             local mod = require("rvo." .. m[1])
             assert.are.equal("", missing(function_keys(mod), declared(m[1] .. ".")))
             assert.are.equal("", missing(function_keys(mod[m[2]]), declared(m[2] .. ":")))
         end
+        local unstick = require("rvo.unstick")
+        assert.are.equal("", missing(function_keys(unstick), declared("unstick.")))
+        assert.are.equal("", missing(function_keys(getmetatable(unstick.new()).__index), declared("Unstick:")))
+        assert.are.equal("", missing(function_keys(require("rvo.state")), declared("state.")))
         local rng = require("rvo.jitter").rng(1)
         assert.are.equal("", missing(function_keys(getmetatable(rng).__index), declared("Rng:")))
     end)

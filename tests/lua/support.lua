@@ -77,6 +77,12 @@ function support.run_cases(rvo, cases)
 end
 
 -- Loads a chunk from a string on both runtimes.
+-- os.execute's success on Lua 5.4 (true) and LuaJIT (0).
+function support.shell_ok(cmd)
+    local r = os.execute(cmd)
+    return r == true or r == 0
+end
+
 function support.load(src, name)
     return assert(loadstr(src, name))
 end
