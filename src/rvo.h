@@ -219,7 +219,8 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    deflected round a rally point: it would circle it for good);
  *  - a locked agent keeps its lock velocity, but is moved out of an agent
  *    it presses into (its velocity points at the other); one that does not
- *    press stays put.
+ *    press stays put against an unlocked agent; two locked agents split by
+ *    weight.
  * None of the give-way rules applies to locked agents, weight-0 agents or
  * pairs that do not avoid each other (groups). Off, the soft mode of
  * earlier versions: four soft passes that never move a locked agent, ORCA
