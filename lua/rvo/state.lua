@@ -2,9 +2,11 @@
 --
 -- Encodes plain data (numbers, strings, booleans and tables of them, no
 -- cycles) as a string that decodes to the same values on Lua 5.4 and
--- LuaJIT: numbers exactly (integers in decimal, other numbers as hex
+-- LuaJIT: numbers exactly (integer values in decimal, other numbers as hex
 -- floats, which both runtimes read back bit for bit), table keys in a
--- fixed order so that the same state gives the same string. decode never
+-- fixed order, so that the same state gives the same string on both (a
+-- float with an integer value comes back as an integer on Lua 5.4: the
+-- same number in every operation the modules make). decode never
 -- runs code: it is a small parser, safe on any input, and raises
 -- "not an rvo module state" or "... is corrupted" on bad input.
 --
@@ -27,8 +29,9 @@ local function encode_number(x, out)
         out[#out + 1] = "I"
     elseif x == -huge then
         out[#out + 1] = "J"
-    elseif (mtype and mtype(x) == "integer") or
-        (not mtype and x == floor(x) and x > -2 ^ 53 and x < 2 ^ 53 and (x ~= 0 or 1 / x > 0)) then
+    elseif (mtype and mtype(x) == "integer")
+        or (x == floor(x) and x >= -2 ^ 53 and x <= 2 ^ 53 and (x ~= 0 or 1 / x > 0)) then
+        -- (a float with an integer value too: the same text on both runtimes)
         out[#out + 1] = format("d%d;", x)
     else
         out[#out + 1] = format("f%a;", x)

@@ -542,7 +542,7 @@ local function gname(r) return r:pick(GROUP_NAMES) end
 
 behaviour("jitter", function(r)
     return { n = 1, r:chance(0.8) and fields(r, { seed = "count", amount = "weight", slow_radius = "dist" }) or nil }
-end, { { "steer", 8, { function() return S.w end, "id", "coord", "coord", "speed" } } })
+end, { { "steer", 8, { function() return S.w end, "id", "coord", "coord", "speed" } }, { "save", 1, {} } })
 behaviour("groups", function(r)
     return { n = 2, r:chance(0.9) and S.w or odd_value(r), { "red", "blue" } }
 end, {
@@ -559,6 +559,7 @@ end, {
     { "forget", 1, { "id" } },
     { "mask_of", 1, { gname, gname } },
     { "value", 1, { gname } },
+    { "save", 1, {} },
 })
 behaviour("locks", function(r)
     return { n = 2, r:chance(0.9) and S.w or odd_value(r),
@@ -571,6 +572,9 @@ end, {
     { "time_left", 1, { "id" } },
     { "release", 1, { "id" } },
     { "release_all", 1, {} },
+    { "after_integrate", 1, { "dt" } },
+    { "exempt", 1, { "id", "bool" } },
+    { "save", 1, {} },
 })
 behaviour("surround", function(r)
     local opts = fields(r, { attack_radius = "time", tolerance = "weight", probe_length = "time",
@@ -589,6 +593,7 @@ end, {
     { "before_solve", 2, { "dt" } },
     { "after_solve", 2, {} },
     { "step", 3, { "dt" } },
+    { "save", 1, {} },
 })
 behaviour("follow", function(r)
     return { n = 2, r:chance(0.9) and S.w or odd_value(r),
@@ -614,6 +619,7 @@ end, {
     { "apply", 4, { function() return S.w end, "dt" } },
     { "release", 1, { function() return S.w end } },
     { "level", 1, { "id" } },
+    { "save", 1, {} },
 })
 
 local TOTAL = 0
