@@ -6,6 +6,9 @@ function love.conf(t)
     t.window.width = 1280
     t.window.height = 800
     t.window.vsync = 1
+    t.window.resizable = true
+    t.window.minwidth = 800
+    t.window.minheight = 500
     -- Smooth circles, except in the scripted smoke run (software GL under Xvfb).
     local smoke = os.getenv("RVO_DEMO_SMOKE")
     t.window.msaa = (smoke and smoke ~= "") and 0 or 4

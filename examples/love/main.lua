@@ -71,11 +71,12 @@ local surround_mod = optional("rvo.surround")
 ---------------------------------------------------------------------------
 -- Settings.
 
-local SCALE = 10          -- pixels per metre
+local SCALE = 10          -- pixels per metre (+/- zoom)
 local VSCALE = 18         -- pixels per m/s in the debug view
 local RADIUS = 0.45       -- m
 local SPEED = 3           -- m/s, preferred walking speed
-local DT = 1 / 60         -- s, one step per frame
+local DT = 1 / 60         -- s, the step; the simulation follows the clock, not the frame rate
+local MAX_STEPS = 8       -- steps per frame at most (a slow frame slows the run, never floods it)
 local CROWD = 30          -- agents per click
 local COLOURS = { { 0.95, 0.38, 0.32 }, { 0.32, 0.62, 1.0 }, { 0.42, 0.85, 0.42 } }
 local GROUP_NAMES = { "red", "blue", "green" }
@@ -235,6 +236,28 @@ end
 ---------------------------------------------------------------------------
 -- One step: preferred velocities, solve, (locks), debug capture, integrate.
 
+-- What the selected agent sees: its ORCA lines for the current state, and
+-- the velocity the solve chose (between solve and integrate) or the one it
+-- moves with (when selected while paused).
+local function capture_view()
+    if not (selected and world:is_valid(selected)) then
+        selected, view = nil, {}
+        return
+    end
+    local lines, n, nobst = world:orca_lines(selected, DT)
+    local nvx, nvy
+    if world:is_solved() then
+        nvx, nvy = world:new_velocity(selected)
+    else
+        nvx, nvy = world:velocity(selected)
+    end
+    local pvx, pvy = world:pref_velocity(selected)
+    view = {
+        lines = lines, n = n, nobst = nobst, neighbors = world:neighbors(selected),
+        pvx = pvx, pvy = pvy, nvx = nvx, nvy = nvy, locked = world:is_locked(selected),
+    }
+end
+
 local function step()
     local ids = world:ids()
     local attacking = feature.surround and not attack
@@ -261,19 +284,7 @@ local function step()
         end
     end
     local solve_ms = (love.timer.getTime() - t0) * 1000
-    -- What the selected agent saw in this solve.
-    if selected and world:is_valid(selected) then
-        local lines, n, nobst = world:orca_lines(selected, DT)
-        view = {
-            lines = lines, n = n, nobst = nobst,
-            neighbors = world:neighbors(selected),
-            pvx = select(1, world:pref_velocity(selected)), pvy = select(2, world:pref_velocity(selected)),
-            nvx = select(1, world:new_velocity(selected)), nvy = select(2, world:new_velocity(selected)),
-            locked = world:is_locked(selected),
-        }
-    else
-        selected, view = nil, {}
-    end
+    capture_view()
     local t1 = love.timer.getTime()
     world:integrate(DT)
     if feature.locks and not lockset then
@@ -358,7 +369,8 @@ local function scenario()
     }
 end
 local script, frame = nil, 0
-local steps_per_frame = 1
+local steps_per_frame = 1 -- the scripted run: a fixed number per frame (reproducible)
+local clock_debt = 0      -- seconds of simulation the clock is ahead of the world
 
 ---------------------------------------------------------------------------
 -- LÖVE callbacks.
@@ -380,7 +392,7 @@ function love.load()
     end
 end
 
-function love.update()
+function love.update(elapsed)
     if script then
         frame = frame + 1
         if smoke_path == false then
@@ -394,9 +406,23 @@ function love.update()
         end
         if script[frame] then script[frame]() end
     end
-    if not paused then
-        for _ = 1, steps_per_frame do step() end
+    if script then
+        if not paused then
+            for _ = 1, steps_per_frame do step() end
+        end
+        return
     end
+    if paused then
+        clock_debt = 0
+        return
+    end
+    clock_debt = clock_debt + (elapsed or DT)
+    local n = 0
+    while clock_debt >= DT and n < MAX_STEPS do
+        step()
+        clock_debt, n = clock_debt - DT, n + 1
+    end
+    if n == MAX_STEPS then clock_debt = 0 end -- (too slow for real time: drop the rest)
 end
 
 local function to_screen(x, y) return x * SCALE, y * SCALE end
@@ -553,10 +579,11 @@ function love.draw()
         love.graphics.rectangle("fill", 0, h - 40, love.graphics.getWidth(), 40)
         love.graphics.setColor(0.85, 0.85, 0.85)
         love.graphics.print("left: 1 crowd  2 wall (drag)  3 pillar  4 select  5 target (drag)   right: goal of the "
-            .. "current colour   tab: colour   s: solver  j: jitter  l: locks  g: groups  a: surround", 6, h - 36)
-        love.graphics.print("selected agent: neighbours (white), preferred (green) and chosen (yellow) velocity; "
-            .. "panel: ORCA half-planes (shaded: forbidden)   space: pause  x: undo obstacle  del: remove agent  "
-            .. "c: clear  h: help", 6, h - 18)
+            .. "current colour   tab: colour   s: solver  j: jitter  l: locks (white ring: locked)  g: groups  "
+            .. "a: surround", 6, h - 36)
+        love.graphics.print("selected: neighbours (white), preferred (green), chosen (yellow); panel: ORCA "
+            .. "half-planes   space: pause  n: one step  +/-: zoom  x: undo obstacle  del: remove  c: clear  h: help",
+            6, h - 18)
     end
 end
 
@@ -576,7 +603,7 @@ function love.mousepressed(px, py, button)
         add_pillar(x, y, 1.5)
     elseif m == "select" then
         selected = nearest_agent(x, y, 2)
-        view = {}
+        capture_view()
     elseif m == "target" then
         target.x, target.y = x, y
         dragging = { kind = "target" }
@@ -615,6 +642,11 @@ function love.keypressed(key)
         actions.surround()
     elseif key == "space" then
         paused = not paused
+    elseif key == "n" and paused then
+        step() -- one step, to study it
+    elseif key == "=" or key == "+" or key == "-" then
+        local f = key == "-" and 1 / 1.25 or 1.25
+        SCALE = math.max(3, math.min(40, SCALE * f))
     elseif key == "h" then
         show_help = not show_help
     elseif key == "x" and #obstacles > 0 then
