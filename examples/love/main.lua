@@ -441,13 +441,32 @@ local function draw_arrow(x, y, vx, vy, r, g, b, scale)
 end
 
 -- The selected agent. In the world: its neighbours (white lines) and its
--- preferred (green) and chosen (yellow) velocity. In the panel at the top
--- right, velocity space around it: the max_speed circle, each ORCA
--- half-plane with its forbidden side shaded (orange: from an obstacle,
--- red: from an agent), and the same two velocities. The chosen velocity is
--- the point of the unshaded region nearest the preferred one (when there
--- is such a region; otherwise ORCA takes the least-violating velocity).
+-- preferred (cyan) and chosen (yellow) velocity. In the panel at the top
+-- right, velocity space around it: a 1 m/s grid, the max_speed circle,
+-- each ORCA line (orange: from an obstacle, red: from an agent; numbered),
+-- the region every line allows in green, and the same two velocities. The
+-- chosen velocity is the point of the green region nearest the preferred
+-- one (when there is such a region; otherwise ORCA takes the
+-- least-violating velocity).
 local PANEL = 260
+
+-- The part of polygon poly ({x1, y1, ...}) left of the line through (px, py)
+-- along (dx, dy): an ORCA line's allowed side.
+local function clip_left(poly, px, py, dx, dy)
+    local out, n = {}, #poly / 2
+    local function side(i) return dx * (poly[2 * i] - py) - dy * (poly[2 * i - 1] - px) end
+    for i = 1, n do
+        local j = i % n + 1
+        local si, sj = side(i), side(j)
+        if si >= 0 then out[#out + 1], out[#out + 2] = poly[2 * i - 1], poly[2 * i] end
+        if (si >= 0) ~= (sj >= 0) then
+            local t = si / (si - sj)
+            out[#out + 1] = poly[2 * i - 1] + t * (poly[2 * j - 1] - poly[2 * i - 1])
+            out[#out + 1] = poly[2 * i] + t * (poly[2 * j] - poly[2 * i])
+        end
+    end
+    return out
+end
 local function draw_selected()
     if not (selected and world:is_valid(selected)) then return end
     local sx, sy = to_screen(world:position(selected))
@@ -460,8 +479,8 @@ local function draw_selected()
         end
     end
     if view.pvx then
-        draw_arrow(sx, sy, view.pvx, view.pvy, 0.3, 0.95, 0.4, VSCALE)
         draw_arrow(sx, sy, view.nvx, view.nvy, 1, 0.9, 0.2, VSCALE)
+        draw_arrow(sx, sy, view.pvx, view.pvy, 0.3, 0.9, 1, VSCALE)
     end
     love.graphics.setColor(1, 1, 1)
     love.graphics.setLineWidth(2)
@@ -476,18 +495,38 @@ local function draw_selected()
     love.graphics.rectangle("fill", px0, py0, PANEL, PANEL)
     love.graphics.setScissor(px0, py0, PANEL, PANEL)
     local lines, big = view.lines or {}, vmax * 4
+    -- 1 m/s grid
+    love.graphics.setColor(1, 1, 1, 0.08)
+    love.graphics.setLineWidth(1)
+    for g = -math.floor(vmax * 1.5), math.floor(vmax * 1.5) do
+        love.graphics.line(cx + g * k, py0, cx + g * k, py0 + PANEL)
+        love.graphics.line(px0, cy + g * k, px0 + PANEL, cy + g * k)
+    end
+    -- the allowed region (every line's left side), in velocity space
+    local region = { -big, -big, big, -big, big, big, -big, big }
+    for i = 0, (view.n or 0) - 1 do
+        region = clip_left(region, lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3], lines[4 * i + 4])
+        if #region < 6 then break end
+    end
+    if #region >= 6 then
+        local pts = {}
+        for i = 1, #region, 2 do pts[i], pts[i + 1] = cx + region[i] * k, cy + region[i + 1] * k end
+        love.graphics.setColor(0.2, 0.75, 0.35, 0.35)
+        love.graphics.polygon("fill", pts)
+    end
     for i = 0, (view.n or 0) - 1 do
         local lx, ly, dx, dy = lines[4 * i + 1], lines[4 * i + 2], lines[4 * i + 3], lines[4 * i + 4]
-        local nx, ny = dy, -dx -- right of the direction: the forbidden side
         local ax, ay = cx + (lx - dx * big) * k, cy + (ly - dy * big) * k
         local bx, by = cx + (lx + dx * big) * k, cy + (ly + dy * big) * k
         local obst = i < view.nobst
-        love.graphics.setColor(obst and 1 or 0.9, obst and 0.6 or 0.2, 0.1, 0.16)
-        love.graphics.polygon("fill", ax, ay, bx, by, bx + nx * big * k, by + ny * big * k,
-            ax + nx * big * k, ay + ny * big * k)
         love.graphics.setColor(obst and 1 or 0.95, obst and 0.6 or 0.25, 0.1, 0.9)
         love.graphics.setLineWidth(1.5)
         love.graphics.line(ax, ay, bx, by)
+        -- the line's number, at its point nearest the centre (a tick on the forbidden side)
+        local t = -(lx * dx + ly * dy)
+        local mx, my = cx + (lx + t * dx) * k, cy + (ly + t * dy) * k
+        love.graphics.line(mx, my, mx + dy * 6, my - dx * 6)
+        love.graphics.print(tostring(i + 1), mx - dy * 12 - 3, my + dx * 12 - 6)
     end
     love.graphics.setScissor()
     love.graphics.setColor(1, 1, 1, 0.5)
@@ -496,12 +535,17 @@ local function draw_selected()
     love.graphics.line(cx - 4, cy, cx + 4, cy)
     love.graphics.line(cx, cy - 4, cx, cy + 4)
     if view.pvx then
-        draw_arrow(cx, cy, view.pvx, view.pvy, 0.3, 0.95, 0.4, k)
         draw_arrow(cx, cy, view.nvx, view.nvy, 1, 0.9, 0.2, k)
+        draw_arrow(cx, cy, view.pvx, view.pvy, 0.3, 0.9, 1, k)
     end
     love.graphics.setColor(0.85, 0.85, 0.85)
     love.graphics.print(string.format("#%d: %d lines (%d obstacle)%s", selected, view.n or 0,
         view.nobst or 0, view.locked and " locked" or ""), px0 + 4, py0 + PANEL - 18)
+    love.graphics.print(string.format("grid 1 m/s, circle %.1f m/s; green: allowed", vmax), px0 + 4, py0 + 2)
+    love.graphics.setColor(0.3, 0.9, 1)
+    love.graphics.print("preferred", px0 + 4, py0 + 16)
+    love.graphics.setColor(1, 0.9, 0.2)
+    love.graphics.print("chosen", px0 + 74, py0 + 16)
 end
 
 function love.draw()
@@ -581,7 +625,7 @@ function love.draw()
         love.graphics.print("left: 1 crowd  2 wall (drag)  3 pillar  4 select  5 target (drag)   right: goal of the "
             .. "current colour   tab: colour   s: solver  j: jitter  l: locks (white ring: locked)  g: groups  "
             .. "a: surround", 6, h - 36)
-        love.graphics.print("selected: neighbours (white), preferred (green), chosen (yellow); panel: ORCA "
+        love.graphics.print("selected: neighbours (white), preferred (cyan), chosen (yellow); panel: ORCA "
             .. "half-planes   space: pause  n: one step  +/-: zoom  x: undo obstacle  del: remove  c: clear  h: help",
             6, h - 18)
     end
