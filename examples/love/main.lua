@@ -101,6 +101,7 @@ local stats = { ms = 0, mean = 0, steps = 0 }
 local view = {}           -- selected agent's debug data of the last solve
 local steerer, lockset, registry, attack -- module objects (nil when a module is missing)
 local idbuf, posbuf = {}, {}
+local camera = { x = 0, y = 0 } -- world point at the window's top left [m]
 
 local function new_world()
     world = rvo.new_world { time_step = DT, radius = RADIUS, max_speed = SPEED * 1.2, neighbor_dist = 6,
@@ -425,8 +426,10 @@ function love.update(elapsed)
     if n == MAX_STEPS then clock_debt = 0 end -- (too slow for real time: drop the rest)
 end
 
+-- World drawing is translated by the camera (arrow keys pan); to_world
+-- maps a mouse position to the world.
 local function to_screen(x, y) return x * SCALE, y * SCALE end
-local function to_world(px, py) return px / SCALE, py / SCALE end
+local function to_world(px, py) return px / SCALE + camera.x, py / SCALE + camera.y end
 
 local function draw_arrow(x, y, vx, vy, r, g, b, scale)
     local ex, ey = x + vx * scale, y + vy * scale
@@ -485,8 +488,11 @@ local function draw_selected()
     love.graphics.setColor(1, 1, 1)
     love.graphics.setLineWidth(2)
     love.graphics.circle("line", sx, sy, world:radius(selected) * SCALE + 3)
+end
 
-    -- the velocity-space panel
+-- The velocity-space panel of the selected agent (screen coordinates).
+local function draw_panel()
+    if not (selected and world:is_valid(selected)) then return end
     local px0, py0 = love.graphics.getWidth() - PANEL - 10, 32
     local cx, cy = px0 + PANEL / 2, py0 + PANEL / 2
     local vmax = world:max_speed(selected)
@@ -549,6 +555,8 @@ local function draw_selected()
 end
 
 function love.draw()
+    love.graphics.push()
+    love.graphics.translate(-camera.x * SCALE, -camera.y * SCALE)
     -- obstacles
     for _, o in ipairs(obstacles) do
         local pts = {}
@@ -567,8 +575,9 @@ function love.draw()
         local gx, gy = to_screen(g[1], g[2])
         love.graphics.setColor(COLOURS[c][1], COLOURS[c][2], COLOURS[c][3], 0.8)
         love.graphics.setLineWidth(2)
-        love.graphics.line(gx - 6, gy - 6, gx + 6, gy + 6)
-        love.graphics.line(gx - 6, gy + 6, gx + 6, gy - 6)
+        local m = 4 + 3 * c -- one size per colour: goals on one spot stay apart
+        love.graphics.line(gx - m, gy - m, gx + m, gy + m)
+        love.graphics.line(gx - m, gy + m, gx + m, gy - m)
     end
     if feature.surround or MODES[mode] == "target" then
         local tx, ty = to_screen(target.x, target.y)
@@ -597,11 +606,13 @@ function love.draw()
     end
     draw_selected()
     if dragging and dragging.kind == "wall" then
-        local mx, my = love.mouse.getPosition()
+        local mx, my = to_world(love.mouse.getPosition())
         love.graphics.setColor(1, 1, 1, 0.6)
         love.graphics.setLineWidth(2)
-        love.graphics.line(dragging.x0 * SCALE, dragging.y0 * SCALE, mx, my)
+        love.graphics.line(dragging.x0 * SCALE, dragging.y0 * SCALE, mx * SCALE, my * SCALE)
     end
+    love.graphics.pop()
+    draw_panel()
     -- status and help
     local c = COLOURS[current]
     love.graphics.setColor(0, 0, 0, 0.6)
@@ -626,15 +637,51 @@ function love.draw()
             .. "current colour   tab: colour   s: solver  j: jitter  l: locks (white ring: locked)  g: groups  "
             .. "a: surround", 6, h - 36)
         love.graphics.print("selected: neighbours (white), preferred (cyan), chosen (yellow); panel: ORCA "
-            .. "half-planes   space: pause  n: one step  +/-: zoom  x: undo obstacle  del: remove  c: clear  h: help",
+            .. "half-planes   space: pause  n: one step  +/-: zoom  arrows: pan  x: undo  del: remove  c: clear  "
+            .. "h: help",
             6, h - 18)
     end
+end
+
+-- A point inside a closed obstacle moves to just outside its nearest edge
+-- (a goal or target there would be unreachable).
+local function outside_obstacles(x, y)
+    for _, o in ipairs(obstacles) do
+        local p, n = o.pts, #o.pts / 2
+        local inside = false
+        for i = 1, n do
+            local j = i % n + 1
+            local xi, yi, xj, yj = p[2 * i - 1], p[2 * i], p[2 * j - 1], p[2 * j]
+            if (yi > y) ~= (yj > y) and x < xi + (y - yi) * (xj - xi) / (yj - yi) then inside = not inside end
+        end
+        if o.closed and inside then
+            local mx, my = 0, 0 -- the vertices' mean: outside is away from it
+            for i = 1, n do mx, my = mx + p[2 * i - 1] / n, my + p[2 * i] / n end
+            local best, bx, by = math.huge, x, y
+            for i = 1, n do
+                local j = i % n + 1
+                local ax, ay, ex, ey = p[2 * i - 1], p[2 * i], p[2 * j - 1], p[2 * j]
+                local dx, dy = ex - ax, ey - ay
+                local t = math.max(0, math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)))
+                local qx, qy = ax + t * dx, ay + t * dy
+                local d = (qx - x) ^ 2 + (qy - y) ^ 2
+                if d < best then
+                    local l = math.sqrt(dx * dx + dy * dy)
+                    local nx, ny = dy / l, -dx / l
+                    if nx * (qx - mx) + ny * (qy - my) < 0 then nx, ny = -nx, -ny end
+                    best, bx, by = d, qx + nx * RADIUS * 2, qy + ny * RADIUS * 2 -- a body width out
+                end
+            end
+            x, y = bx, by
+        end
+    end
+    return x, y
 end
 
 function love.mousepressed(px, py, button)
     local x, y = to_world(px, py)
     if button == 2 then
-        goals[current] = { x, y }
+        goals[current] = { outside_obstacles(x, y) }
         return
     end
     if button ~= 1 then return end
@@ -649,14 +696,14 @@ function love.mousepressed(px, py, button)
         selected = nearest_agent(x, y, 2)
         capture_view()
     elseif m == "target" then
-        target.x, target.y = x, y
+        target.x, target.y = outside_obstacles(x, y)
         dragging = { kind = "target" }
     end
 end
 
 function love.mousemoved(px, py)
     if dragging and dragging.kind == "target" then
-        target.x, target.y = to_world(px, py)
+        target.x, target.y = outside_obstacles(to_world(px, py))
     end
 end
 
@@ -686,6 +733,10 @@ function love.keypressed(key)
         actions.surround()
     elseif key == "space" then
         paused = not paused
+    elseif key == "left" or key == "right" or key == "up" or key == "down" then
+        local d = 100 / SCALE -- 100 pixels
+        camera.x = camera.x + (key == "left" and -d or key == "right" and d or 0)
+        camera.y = camera.y + (key == "up" and -d or key == "down" and d or 0)
     elseif key == "n" and paused then
         step() -- one step, to study it
     elseif key == "=" or key == "+" or key == "-" then
