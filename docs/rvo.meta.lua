@@ -859,15 +859,18 @@ local Unstick = {}
 ---@class rvo.unstick
 local unstick = {}
 
----@param opts? {seed?: integer, jitter?: number, side?: number, hold?: number, memory?: number, low?: number, high?: number}
+---@param opts? {seed?: integer, jitter?: number, side?: number, hold?: number, memory?: number, low?: number, high?: number, arrive?: number}
 ---@return rvo.Unstick
 function unstick.new(opts) end
 ---Escalates the world's stalled agents and turns the preferred velocities of
 ---those under escalation (after setting them, each frame); returns how many.
+---Never escalates an agent with a zero preferred velocity, one waiting
+---behind a parked agent, or one within `arrive` of its goal in goals.
 ---@param world rvo.World
 ---@param dt? number
+---@param goals? table<rvo.AgentId, number[]> id -> {x, y}
 ---@return integer
-function Unstick:apply(world, dt) end
+function Unstick:apply(world, dt, goals) end
 ---Ends every escalation and restores the weights it changed.
 ---@param world rvo.World
 function Unstick:release(world) end
@@ -904,7 +907,8 @@ function frame.new(world, mods) end
 ---unstick, surround before_solve, locks update, solve, surround after_solve,
 ---locks after_solve, integrate, locks after_integrate.
 ---@param dt? number
-function Frame:step(dt) end
+---@param goals? table<rvo.AgentId, number[]> id -> {x, y}, for unstick's arrival test
+function Frame:step(dt, goals) end
 ---The world and every module as one string.
 ---@return string
 function Frame:save() end

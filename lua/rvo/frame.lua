@@ -101,15 +101,16 @@ function frame.new(world, mods)
 end
 
 --- One step of dt seconds (default: the world's time step) through every
--- module, in the order of the header.
-function Frame:step(dt)
+-- module, in the order of the header. goals (optional, id -> {x, y}) tell
+-- unstick who has arrived (see Unstick:apply).
+function Frame:step(dt, goals)
     check_self(self, "step")
     local world = self.world
     dt = dt == nil and world:time_step() or dt
     if not check.time_step(dt) then
         error(format("bad argument #1 to 'step' (dt must be a number in [1e-45, 3.4e38], got %s)", check.show(dt)), 2)
     end
-    if self.unstick then self.unstick:apply(world, dt) end
+    if self.unstick then self.unstick:apply(world, dt, goals) end
     for _, s in ipairs(self.surround) do s:_before_solve(dt, "step") end
     local L = self.locks
     if L then

@@ -49,8 +49,9 @@ local OPTIONS = {
     memory = { 4, 0, 1e9 },     -- seconds within which a new stall escalates further
     low = { 0.1, 0, 1 },        -- level 3 weights
     high = { 0.9, 0, 1 },
+    arrive = { 2, 0, 1e9 },     -- m: agents this near their goal (apply's goals) are never escalated
 }
-local ORDER = { "jitter", "side", "hold", "memory", "low", "high" }
+local ORDER = { "jitter", "side", "hold", "memory", "low", "high", "arrive" }
 
 --- unstick.new{ seed = 1, jitter = 0.6, side = 0.8, hold = 1.5, memory = 4,
 -- low = 0.1, high = 0.9 }; every field optional.
@@ -98,9 +99,12 @@ local stalled_ids = {}
 
 --- Escalates the world's stalled agents and turns the preferred velocities
 -- of every agent under escalation (call it after setting them, each frame).
--- dt [s] defaults to the world's time_step. Returns the number of agents
--- under escalation.
-function Unstick:apply(world, dt)
+-- dt [s] defaults to the world's time_step. goals (optional): a table
+-- id -> { x, y }; an agent within `arrive` of its goal, or with a zero
+-- preferred velocity, is never escalated and its escalation ends (pushed
+-- off its spot in a parked crowd, it only has to step back). Returns the
+-- number of agents under escalation.
+function Unstick:apply(world, dt, goals)
     if getmetatable(self) ~= Unstick then
         error("bad argument #0 to 'apply' (unstick expected: call it as u:apply(...))", 2)
     end
@@ -111,6 +115,33 @@ function Unstick:apply(world, dt)
     if dt == nil then dt = world:time_step() end
     if not (finite(dt) and dt > 0) then
         error(format("bad argument #2 to 'apply' (dt must be a finite number > 0, got %s)", show(dt)), 2)
+    end
+    if goals ~= nil and type(goals) ~= "table" then
+        error(format("bad argument #3 to 'apply' (table of goals expected, got %s)", type(goals)), 2)
+    end
+    local arrive_sq = self.arrive * self.arrive
+    -- idle, waiting behind a parked agent, or arrived (near its goal): no
+    -- escalation
+    local function resting(id)
+        local px, py = world:pref_velocity(id)
+        if px == 0 and py == 0 then return true end
+        -- waiting behind a parked agent: nothing to unstick (the default
+        -- mode's parked agents make way by themselves)
+        local x, y = world:position(id)
+        local r = world:radius(id)
+        for _, nb in ipairs(world:neighbors(id)) do -- (nearest first)
+            local nx, ny = world:position(nb)
+            local dx, dy = nx - x, ny - y
+            local reach = 1.5 * (r + world:radius(nb))
+            if dx * dx + dy * dy > reach * reach then break end
+            local qx, qy = world:pref_velocity(nb)
+            if dx * px + dy * py > 0 and qx == 0 and qy == 0 then return true end
+        end
+        local g = goals and goals[id]
+        if type(g) ~= "table" then return false end
+        local gx, gy = g[1], g[2]
+        if not (finite(gx) and finite(gy)) then return false end
+        return (x - gx) * (x - gx) + (y - gy) * (y - gy) <= arrive_sq
     end
     local active, recent = self.active, self.recent
     -- forget old escalations
@@ -125,7 +156,7 @@ function Unstick:apply(world, dt)
     for i = 1, n do fresh[i] = stalled_ids[i] end
     sort(fresh)
     for _, id in ipairs(fresh) do
-        if not active[id] then
+        if not active[id] and not resting(id) then
             local r = recent[id]
             local level = r and math.min(r.level + 1, 3) or 1
             recent[id] = nil
@@ -143,6 +174,10 @@ function Unstick:apply(world, dt)
         local a = active[id]
         if not world:is_valid(id) then
             active[id] = nil
+        elseif resting(id) then -- it arrived: the escalation ends, its weight comes back
+            if a.weight then world:set_weight(id, a.weight) end
+            active[id] = nil
+            recent[id] = { level = a.level, age = 0 }
         else
             local angle = self.jitter * (2 * self.rng:next() - 1)
             if a.level >= 2 then angle = angle - self.side end

@@ -191,3 +191,52 @@ describe("rvo.unstick", function()
         assert.are.equal(0, u:apply(w))
     end)
 end)
+
+describe("rvo.unstick in a parked crowd", function()
+    -- 120 units to a 12 x 10 block of slots 1.1 m apart, arriving from both
+    -- sides at different times; late arrivals push parked ones off their
+    -- slots. Before: unstick escalated them for good (33 of 120 home at
+    -- 1500 steps, 50 weights altered, 0.41 m/s); without it 97 are home.
+    local function park(with_unstick)
+        local w = rvo.new_world { time_step = 0.1, radius = 0.5, max_speed = 2, neighbor_dist = 6 }
+        local j = require("rvo.jitter").new { seed = 1, amount = 0.05, slow_radius = 1 }
+        local u = require("rvo.unstick").new { seed = 2 }
+        local ids, goal = {}, {}
+        for i = 0, 119 do
+            local gx, gy = (i % 12) * 1.1, math.floor(i / 12) * 1.1
+            local side = i % 2 == 0 and -1 or 1
+            local id = w:add_agent(side * (20 + (i % 7) * 3 + math.floor(i / 12) * 2), gy + (i % 3) * 0.3)
+            ids[#ids + 1] = id
+            goal[id] = { gx, gy }
+        end
+        for _ = 1, 1500 do
+            for _, id in ipairs(ids) do
+                local g = goal[id]
+                local x, y = w:position(id)
+                if (x - g[1]) ^ 2 + (y - g[2]) ^ 2 < 0.01 then w:set_pref_velocity(id, 0, 0)
+                else j:steer(w, id, g[1], g[2]) end
+            end
+            if with_unstick then u:apply(w, nil, goal) end
+            w:step()
+        end
+        local home, altered, speed = 0, 0, 0
+        for _, id in ipairs(ids) do
+            local g = goal[id]
+            local x, y = w:position(id)
+            if (x - g[1]) ^ 2 + (y - g[2]) ^ 2 < 0.25 then home = home + 1 end
+            if w:weight(id) ~= 0.5 then altered = altered + 1 end
+            local vx, vy = w:velocity(id)
+            speed = speed + math.sqrt(vx * vx + vy * vy) / #ids
+        end
+        return home, altered, speed
+    end
+
+    it("does not churn it: as many home as without, weights back, at rest", function()
+        local plain_home = park(false)
+        local home, altered, speed = park(true)
+        -- measured: 97 home without; with unstick 103 home, 1 weight altered, 0.039 m/s
+        assert.is_true(home >= plain_home - 5, home .. " home against " .. plain_home)
+        assert.is_true(altered <= 3, altered .. " weights altered")
+        assert.is_true(speed <= 0.1, speed .. " m/s")
+    end)
+end)
