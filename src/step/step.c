@@ -115,7 +115,7 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!(dt > 0))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
     if (!w->solved)
-        return rvo__fail(w, RVO_ERR_PHASE, 0, "integrate needs a solve first");
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "call solve first");
     integrate_ctx c = {w, dt, false};
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
     w->solved = false;

@@ -149,7 +149,7 @@ local CLASSES = {
     { "stale, foreign or made-up id", "unknown or removed" },
     { "destroyed world", "destroyed" },
     { "wrong phase", "between solve and integrate" },
-    { "wrong phase", "needs a solve first" },
+    { "wrong phase", "call solve first" },
     { "wrong phase", "call it between" },
     { "wrong phase", "call before_solve first" },
     { "bad snapshot", "snapshot" },

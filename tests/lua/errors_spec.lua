@@ -269,10 +269,10 @@ describe("phases", function()
 
     it("rejects integrate before solve and new velocities outside the solved phase", function()
         run_cases {
-            { "integrate: integrate needs a solve first", function(w) w:integrate() end },
-            { "integrate: integrate needs a solve first", function(w) w:integrate(0.1) end },
-            { "integrate: integrate needs a solve first", function(w) w:integrate() end, function(w) w:step() end },
-            { "integrate: integrate needs a solve first", function(w) w:integrate() end,
+            { "integrate: call solve first", function(w) w:integrate() end },
+            { "integrate: call solve first", function(w) w:integrate(0.1) end },
+            { "integrate: call solve first", function(w) w:integrate() end, function(w) w:step() end },
+            { "integrate: call solve first", function(w) w:integrate() end,
                 function(w) w:solve(); w:integrate() end },
             { "new_velocity: " .. NOT_SOLVED, function(w, a) w:new_velocity(a) end },
             { "set_new_velocity: " .. NOT_SOLVED, function(w, a) w:set_new_velocity(a, 1, 0) end },
