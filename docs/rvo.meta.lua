@@ -416,6 +416,21 @@ function World:obstacle_count() end
 ---@param zmax number
 function World:set_obstacle_z_range(id, zmin, zmax) end
 
+---The points of an obstacle as stored {x1, y1, ...} (close points merged;
+---an open polyline's points once) and whether it is a closed polygon.
+---@param id rvo.ObstacleId
+---@param buf? number[] filled and returned instead of a new table
+---@return number[] xy
+---@return boolean closed
+function World:obstacle_points(id, buf) end
+
+---The live obstacle ids in the order they were added. Without buf: the
+---table and the count; with buf: the count.
+---@param buf? rvo.ObstacleId[]
+---@return rvo.ObstacleId[]|integer ids_or_count
+---@return integer? count
+function World:obstacles(buf) end
+
 -- Queries --------------------------------------------------------------------
 
 ---The agents id avoids, nearest first (ties by id).
@@ -433,6 +448,16 @@ function World:neighbors(id, buf) end
 ---@return rvo.AgentId[]|integer list_or_count
 ---@return integer? count
 function World:query_radius(x, y, r, buf) end
+
+---Obstacles with an edge within r of (x, y), nearest first (by their
+---nearest edge; ties by id).
+---@param x number
+---@param y number
+---@param r number [m] (>= 0)
+---@param buf? rvo.ObstacleId[]
+---@return rvo.ObstacleId[]|integer list_or_count
+---@return integer? count
+function World:query_obstacles(x, y, r, buf) end
 
 ---Whether a disc of radius clearance sweeps from (x1, y1) to (x2, y2)
 ---without touching an obstacle.

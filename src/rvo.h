@@ -390,6 +390,18 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
 
+/* Copies up to cap obstacle ids in the world's obstacle order (the order
+ * they were added in; removing one keeps the order of the others).
+ * Returns the obstacle count. */
+RVO_API int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap);
+/* The points of an obstacle as stored (close points merged; an open
+ * polyline's points once, in order): writes up to cap points (x, y pairs)
+ * into xy and, when closed is not NULL, whether it is a polygon (a
+ * two-point obstacle is an open segment). Returns the number of points, or
+ * a negative rvo_status. */
+RVO_API int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap,
+                                          bool *closed);
+
 /* ---- queries (on the current positions) ------------------------------- */
 
 /* The agents id avoids: up to its max_neighbors nearest within its
@@ -400,6 +412,11 @@ RVO_API int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_age
  * Writes up to cap; returns the total found, or a negative rvo_status. */
 RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out,
                                        int32_t cap);
+/* Obstacles with an edge within r [m] (>= 0) of (x, y), nearest first (by
+ * the distance to their nearest edge; ties by id). Writes up to cap ids;
+ * returns the total found, or a negative rvo_status. Cost: every edge. */
+RVO_API int32_t rvo_world_query_obstacles(rvo_world *w, float x, float y, float r, rvo_obstacle_id *out,
+                                          int32_t cap);
 /* 1 if a disc of the given clearance radius can sweep from (x1,y1) to
  * (x2,y2) without touching an obstacle edge, 0 if not, negative on error. */
 RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);

@@ -944,6 +944,52 @@ function methods.obstacle_valid(self, id)
     return id ~= 0 and C.rvo_world_obstacle_valid(w, id)
 end
 
+local bool_out = ffi.new("bool[1]")
+
+-- xy, closed (xy: buf when given)
+function methods.obstacle_points(self, id, buf)
+    local fn = "obstacle_points"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(2, fn, "table", buf) end
+    id = to_id(id)
+    local b = floats(64)
+    local n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+    if n > floor(fcap / 2) then
+        b = floats(2 * n)
+        n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    local t = buf or {}
+    for i = 1, 2 * n do
+        t[i] = b[i - 1]
+    end
+    clear_tail(t, 2 * n + 1)
+    return t, bool_out[0]
+end
+
+function methods.obstacles(self, buf)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "obstacles") end
+    local t = buf
+    if t == nil then
+        t = {}
+    elseif type(t) ~= "table" then
+        type_fail(1, "obstacles", "table", buf)
+    end
+    local n = C.rvo_world_obstacle_count(w)
+    local b = id_buffer(n)
+    local got = C.rvo_world_obstacle_ids(w, b, n)
+    if got < n then n = got < 0 and 0 or got end
+    for i = 1, n do
+        t[i] = tonumber(b[i - 1])
+    end
+    clear_tail(t, n + 1)
+    if buf == nil then return t, n end
+    return n
+end
+
 ---------------------------------------------------------------------------
 -- Queries.
 
@@ -988,6 +1034,25 @@ function methods.query_radius(self, x, y, r, buf)
     if n > icap then
         b = id_buffer(n)
         n = C.rvo_world_query_radius(w, x, y, r, b, icap)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    if n > icap then n = icap end
+    return id_list(b, n, buf)
+end
+
+function methods.query_obstacles(self, x, y, r, buf)
+    local fn = "query_obstacles"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x) ~= "number" then type_fail(1, fn, "number", x) end
+    if type(y) ~= "number" then type_fail(2, fn, "number", y) end
+    if type(r) ~= "number" then type_fail(3, fn, "number", r) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(4, fn, "table", buf) end
+    local b = id_buffer(64)
+    local n = C.rvo_world_query_obstacles(w, x, y, r, b, icap)
+    if n > icap then
+        b = id_buffer(n)
+        n = C.rvo_world_query_obstacles(w, x, y, r, b, icap)
     end
     if n < 0 then core_fail(w, n, fn) end
     if n > icap then n = icap end

@@ -161,6 +161,35 @@ rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin
     return RVO_OK;
 }
 
+int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap) {
+    if (!w)
+        return 0;
+    for (int32_t k = 0; k < w->obst_count && k < cap && out; ++k)
+        out[k] = w->obst[k].id;
+    return w->obst_count;
+}
+
+int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    if (cap < 0 || (cap > 0 && !xy))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "bad output buffer");
+    const obstacle *o = &w->obst[oi];
+    /* An open polyline of m points is stored as the ring p0..pm-1..p1. */
+    const int32_t m = o->closed || o->count == 2 ? o->count : o->count / 2 + 1;
+    for (int32_t k = 0; k < m && k < cap; ++k) {
+        xy[2 * k] = w->verts[o->first + k].point.x;
+        xy[2 * k + 1] = w->verts[o->first + k].point.y;
+    }
+    if (closed)
+        *closed = o->closed;
+    rvo__ok(w);
+    return m;
+}
+
 bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id) {
     return w && rvo__slot_lookup(&w->obst_slots, id) >= 0;
 }

@@ -6,6 +6,7 @@
 #include "rvo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct poly {
     const float *xy;
@@ -170,6 +171,38 @@ int main(void) {
         CHECK(rvo_world_add_obstacle(w, line3, 3, true) == 0);  /* zero area */
         CHECK(rvo_world_add_obstacle(w, line3, 3, false) != 0); /* fine as a polyline */
         CHECK(rvo_world_obstacle_count(w) == 2);
+        rvo_world_destroy(w);
+    }
+    /* Reading obstacles back: ids, points, nearby ones; bad input rejected. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const float open3[] = {0, 5, 1, 6, 2, 5};
+        const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, open3, 3, false);
+        rvo_obstacle_id ids[4] = {0};
+        CHECK(rvo_world_obstacle_ids(w, ids, 4) == 2 && ids[0] == o1 && ids[1] == o2);
+        CHECK(rvo_world_obstacle_ids(w, NULL, 0) == 2);
+        float xy[8];
+        bool closed = false;
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 4, &closed) == 4 && closed);
+        CHECK(memcmp(xy, box, sizeof xy) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 1, &closed) == 3 && !closed); /* cap 1: one point */
+        CHECK(xy[0] == 0 && xy[1] == 5);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 4, NULL) == 3 && xy[4] == 2 && xy[5] == 5);
+        CHECK(rvo_world_obstacle_points(w, o2 + (1ull << 24), xy, 4, NULL) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_world_obstacle_points(w, o1, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 2);
+        CHECK(rvo_world_obstacle_points(w, o1, NULL, 0, NULL) == 4); /* asks the size */
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 1.0f, ids, 4) == 0);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 2.8f, ids, 4) == 1 && ids[0] == o2);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 3.0f, ids, 4) == 2 && ids[0] == o2 && ids[1] == o1);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 3.0f, ids, 1) == 2 && ids[0] == o2);
+        CHECK(rvo_world_query_obstacles(w, NAN, 0, 1, ids, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, -1, ids, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 3);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, 1, NULL, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, 1, ids, -1) == RVO_ERR_INVALID_ARGUMENT);
         rvo_world_destroy(w);
     }
     return check_finish("obstacles");

@@ -81,9 +81,12 @@ return {
     { "obstacle_valid", "id:oid" },
     { "obstacle_count" },
     { "set_obstacle_z_range", "id:oid", "zmin:number", "zmax:number" },
+    { "obstacle_points", "id:oid", "buf?:table" },
+    { "obstacles", "buf?:table" },
     -- queries, ray casts, reports, debug view
     { "neighbors", "id:id", "buf?:table" },
     { "query_radius", "x:number", "y:number", "r:number", "buf?:table" },
+    { "query_obstacles", "x:number", "y:number", "r:number", "buf?:table" },
     { "line_of_sight", "x1:number", "y1:number", "x2:number", "y2:number", "clearance?:number" },
     { "ray_cast", "x:number", "y:number", "dx:number", "dy:number", "max_dist:number", "clearance?:number",
         "mask?:integer", "ignore?:id|false" },

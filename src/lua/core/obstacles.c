@@ -90,6 +90,60 @@ static int l_obstacle_valid(lua_State *L) {
     return 1;
 }
 
+/* world:obstacle_points(id [, buf]) -> xy, closed (xy: buf when given) */
+static int l_obstacle_points(lua_State *L) {
+    static const char fn[] = "obstacle_points";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    int has_buf = opt_table(L, 2, fn);
+    float *buf = floats(L, lw, 64);
+    bool closed = false;
+    int32_t n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed), i;
+    if (n > (int32_t)(lw->fcap / 2)) {
+        buf = floats(L, lw, 2 * (size_t)n);
+        n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    lua_settop(L, 3);
+    if (!has_buf) {
+        lua_createtable(L, 2 * n, 0);
+        lua_replace(L, 3);
+    }
+    for (i = 0; i < 2 * n; i++) {
+        lua_pushnumber(L, (lua_Number)buf[i]);
+        lua_seti(L, 3, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 3, 2 * (lua_Integer)n + 1);
+    lua_pushboolean(L, closed);
+    return 2;
+}
+
+/* world:obstacles([buf]) -> ids, n (with buf: n) */
+static int l_obstacles(lua_State *L) {
+    static const char fn[] = "obstacles";
+    lworld *lw = check_world(L, fn);
+    int has_buf = opt_table(L, 1, fn);
+    int32_t n = rvo_world_obstacle_count(lw->w), got, i;
+    rvo_obstacle_id *buf = ids(L, lw, (size_t)n);
+    got = rvo_world_obstacle_ids(lw->w, buf, n);
+    if (got < n) {
+        n = got < 0 ? 0 : got;
+    }
+    if (!has_buf) {
+        lua_settop(L, 1);
+        lua_createtable(L, n, 0);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, buf[i]);
+        lua_seti(L, 2, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 2, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
+    return has_buf ? 1 : 2;
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
@@ -97,4 +151,6 @@ const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
                                      {"obstacle_count", l_obstacle_count},
                                      {"obstacle_valid", l_obstacle_valid},
                                      {"set_obstacle_z_range", l_set_obstacle_z_range},
+                                     {"obstacle_points", l_obstacle_points},
+                                     {"obstacles", l_obstacles},
                                      {NULL, NULL}};
