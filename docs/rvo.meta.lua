@@ -38,6 +38,7 @@
 
 ---@class rvo.ObstacleOptions
 ---@field closed? boolean false: an open polyline blocking from both sides (default true: a polygon)
+---@field side? "solid"|"enclosure"|"winding" which side of a polygon agents keep off: solid (outside), enclosure (inside), or by the winding (default; counter-clockwise solid)
 
 ---The nearest hit of world:ray_cast.
 ---@class rvo.RayHit
@@ -393,7 +394,7 @@ function World:set_new_velocities(xy) end
 
 -- Obstacles ------------------------------------------------------------------
 
----A closed polygon (counter-clockwise: solid; clockwise: an enclosure) or,
+---A closed polygon (counter-clockwise: solid; clockwise: an enclosure; opts.side overrides) or,
 ---with closed = false, an open polyline.
 ---@param xy number[] {x1, y1, x2, y2, ...}
 ---@param opts? rvo.ObstacleOptions

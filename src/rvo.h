@@ -386,6 +386,20 @@ RVO_API const float *rvo_world_velocities_view(const rvo_world *w);
  * sides. Consecutive points less than 1e-6 m apart are merged (a repeat
  * of the first point closing a polygon too). Returns 0 on error. */
 RVO_API rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
+/* Which side of a closed obstacle is blocked. */
+typedef enum rvo_obstacle_side {
+    RVO_SIDE_WINDING = 0,  /* by the winding, as rvo_world_add_obstacle */
+    RVO_SIDE_SOLID = 1,    /* agents stay outside, whatever the winding */
+    RVO_SIDE_ENCLOSURE = 2 /* agents stay inside, whatever the winding */
+} rvo_obstacle_side;
+/* rvo_world_add_obstacle with the side given: the points are stored
+ * counter-clockwise for a solid, clockwise for an enclosure (reversed
+ * after the first point when given the other way), so engines with y
+ * pointing down need not flip them. An open polyline (closed = false)
+ * takes only RVO_SIDE_WINDING; a closed one that merges down to two
+ * points is a segment, blocking from both sides. */
+RVO_API rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
+                                                    rvo_obstacle_side side);
 RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);

@@ -147,7 +147,7 @@ local agent_fields = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
     "vx", "vy", "pvx", "pvy",
 }
-local obstacle_fields = { "closed" }
+local obstacle_fields = { "closed", "side" }
 
 local function set_of(list)
     local s = {}
@@ -871,14 +871,15 @@ methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 ---------------------------------------------------------------------------
 -- Obstacles.
 
-local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2 } -- core: xy, n, closed
+local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2, [4] = 2 } -- core: xy, n, closed, side
+local SIDES = { winding = 0, solid = 1, enclosure = 2 }
 
 function methods.add_obstacle(self, pts, opts)
     local fn = "add_obstacle"
     local w = getmetatable(self) == World and self._w
     if not w then bad_self(self, fn) end
     if type(pts) ~= "table" then type_fail(1, fn, "table", pts) end
-    local closed = true
+    local closed, side = true, 0
     if opts ~= nil then
         if type(opts) ~= "table" then type_fail(2, fn, "table", opts) end
         local err = check_fields(opts, obstacle_known)
@@ -888,6 +889,13 @@ function methods.add_obstacle(self, pts, opts)
             closed = c
         elseif c ~= nil then
             arg_fail(2, fn, "field 'closed': boolean expected, got " .. type_name(c))
+        end
+        local sd = opts.side
+        if type(sd) == "string" then
+            side = SIDES[sd]
+            if not side then arg_fail(2, fn, "field 'side' must be 'solid', 'enclosure' or 'winding'") end
+        elseif sd ~= nil then
+            arg_fail(2, fn, "field 'side': string expected, got " .. type_name(sd))
         end
     end
     local len = list_len(pts, #pts)
@@ -905,7 +913,7 @@ function methods.add_obstacle(self, pts, opts)
         end
         b[i - 1] = v
     end
-    local id = C.rvo_world_add_obstacle(w, b, len / 2, closed)
+    local id = C.rvo_world_add_obstacle_side(w, b, len / 2, closed, side)
     if id == 0 then core_fail(w, -1, fn, OBSTACLE_MAP) end
     return tonumber(id)
 end

@@ -17,8 +17,22 @@ static bool too_close(rvo_vec2 a, rvo_vec2 b) {
 }
 
 rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed) {
+    return rvo_world_add_obstacle_side(w, xy, n, closed, RVO_SIDE_WINDING);
+}
+
+rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
+                                            rvo_obstacle_side side) {
     if (!w)
         return 0;
+    if (side != RVO_SIDE_WINDING && side != RVO_SIDE_SOLID && side != RVO_SIDE_ENCLOSURE) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "side must be winding, solid or enclosure");
+        return 0;
+    }
+    if (!closed && side != RVO_SIDE_WINDING) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4,
+                  "an open polyline blocks both sides: side needs closed = true");
+        return 0;
+    }
     if (!xy || n < 0) {
         rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
         return 0;
@@ -64,6 +78,15 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
             rvo__fail(w, RVO_ERR_DEGENERATE, 1,
                       "a closed obstacle needs a non-zero area (use closed = false for a line)");
             return 0;
+        }
+        /* Edges block from their right: a solid runs counter-clockwise, an
+         * enclosure clockwise. Reversed after the first point, which stays. */
+        if ((side == RVO_SIDE_SOLID && area2 < 0) || (side == RVO_SIDE_ENCLOSURE && area2 > 0)) {
+            for (int32_t i = 1, j = m - 1; i < j; ++i, --j) {
+                const rvo_vec2 t = pts[i];
+                pts[i] = pts[j];
+                pts[j] = t;
+            }
         }
     } else if (m > 2) {
         /* An open polyline is the closed ring p0..pm-1, pm-2..p1. */

@@ -205,5 +205,28 @@ int main(void) {
         CHECK(rvo_world_query_obstacles(w, 0, 0, 1, ids, -1) == RVO_ERR_INVALID_ARGUMENT);
         rvo_world_destroy(w);
     }
+    /* An explicit side: the winding no longer decides; bad sides rejected. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const float cw[] = {-1, -1, -1, 1, 1, 1, 1, -1};
+        float xy[8];
+        const rvo_obstacle_id s1 = rvo_world_add_obstacle_side(w, cw, 4, true, RVO_SIDE_SOLID);
+        CHECK(rvo_world_obstacle_points(w, s1, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, box, sizeof xy) == 0); /* counter-clockwise, from the same first point */
+        const rvo_obstacle_id s2 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_ENCLOSURE);
+        CHECK(rvo_world_obstacle_points(w, s2, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, cw, sizeof xy) == 0);
+        const rvo_obstacle_id s3 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_SOLID);
+        CHECK(rvo_world_obstacle_points(w, s3, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, box, sizeof xy) == 0); /* already counter-clockwise: as given */
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, true, (rvo_obstacle_side)3) == 0);
+        CHECK(rvo_world_last_error_arg(w) == 4);
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, false, RVO_SIDE_SOLID) == 0);
+        CHECK(rvo_world_last_error_arg(w) == 4);
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, false, RVO_SIDE_WINDING) != 0);
+        CHECK(rvo_world_obstacle_count(w) == 4);
+        rvo_world_destroy(w);
+    }
     return check_finish("obstacles");
 }

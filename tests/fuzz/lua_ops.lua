@@ -443,7 +443,8 @@ op(1, "set_new_velocities", method("set_new_velocities", { flat_list }))
 for _, v in ipairs { "positions_view", "velocities_view" } do
     op(1, v, method(v, {})) -- (the view is read by read_views)
 end
-op(3, "add_obstacle", adder("add_obstacle", { polygon }, 0.4, { closed = "bool" }, "obstacles"))
+op(3, "add_obstacle", adder("add_obstacle", { polygon }, 0.4, { closed = "bool",
+    side = function(r) return r:pick { "solid", "enclosure", "winding", "wall" } end }, "obstacles"))
 op(1, "remove_obstacle", method("remove_obstacle", { "oid" }))
 op(1, "obstacle_count", method("obstacle_count", {}))
 op(1, "obstacle_valid", method("obstacle_valid", { "oid" }))

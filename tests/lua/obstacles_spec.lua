@@ -138,3 +138,133 @@ describe("obstacle queries", function()
         })
     end)
 end)
+
+-- Twice the signed area of a flat point list (> 0: counter-clockwise).
+local function area2(xy)
+    local a, n = 0, #xy / 2
+    for i = 0, n - 1 do
+        local j = (i + 1) % n
+        a = a + xy[2 * i + 1] * xy[2 * j + 2] - xy[2 * j + 1] * xy[2 * i + 2]
+    end
+    return a
+end
+
+-- The 4 m square at the origin, either winding.
+local CCW = { -2, -2, 2, -2, 2, 2, -2, 2 }
+local CW = { -2, -2, -2, 2, 2, 2, 2, -2 }
+
+-- Smallest distance from (x, y) to the square's outline, and whether the
+-- point lies inside it.
+local function square_dist(x, y)
+    local d = math.huge
+    for i = 0, 3 do
+        local j = (i + 1) % 4
+        d = math.min(d,
+            support.segment_distance(x, y, CCW[2 * i + 1], CCW[2 * i + 2], CCW[2 * j + 1], CCW[2 * j + 2]))
+    end
+    return d, math.abs(x) < 2 and math.abs(y) < 2
+end
+
+describe("add_obstacle's side", function()
+    for _, side in ipairs { "solid", "enclosure" } do
+        for _, winding in ipairs { "ccw", "cw" } do
+            local pts = winding == "ccw" and CCW or CW
+            local inside = side == "enclosure" -- where agents belong
+
+            it(side .. " from " .. winding .. " points: stored wound for its side, first point kept", function()
+                local w = rvo.new_world {}
+                local xy, closed = w:obstacle_points(w:add_obstacle(pts, { side = side }))
+                assert.is_true(closed)
+                assert.are.equal(side == "solid", area2(xy) > 0)
+                assert.are.same({ -2, -2 }, { xy[1], xy[2] })
+                w:destroy()
+            end)
+
+            it(side .. " from " .. winding .. " points: ORCA keeps agents on its free side", function()
+                local w = rvo.new_world { max_speed = 2 }
+                w:add_obstacle(pts, { side = side })
+                -- outside: aimed across the square; inside: aimed out of it
+                local a = inside and w:add_agent(0, 0.3) or w:add_agent(-6, 1.0)
+                local gx, gy = 6, 1.0
+                if inside then gx, gy = 6, 0.3 end
+                local worst = math.huge
+                for _ = 1, 600 do
+                    local x, y = w:position(a)
+                    local dx, dy = gx - x, gy - y
+                    local l = math.sqrt(dx * dx + dy * dy)
+                    if l > 0.05 then
+                        w:set_pref_velocity(a, 2 * dx / l, 2 * dy / l)
+                    else
+                        w:set_pref_velocity(a, 0, 0)
+                    end
+                    w:step()
+                    x, y = w:position(a)
+                    local d, ins = square_dist(x, y)
+                    assert.are.equal(inside, ins)
+                    worst = math.min(worst, d)
+                end
+                assert.is_true(worst >= 0.5 - 0.01, "clearance " .. worst)
+                w:destroy()
+            end)
+
+            it(side .. " from " .. winding .. " points: the hard-body pass pushes an overlapping agent out",
+                function()
+                    local w = rvo.new_world {}
+                    w:add_obstacle(pts, { side = side })
+                    -- 0.3 from the top edge, on the free side
+                    local a = w:add_agent(0, inside and 1.7 or 2.3)
+                    w:step()
+                    local x, y = w:position(a)
+                    local d, ins = square_dist(x, y)
+                    assert.are.equal(inside, ins)
+                    assert.is_true(d >= 0.5 * 0.998, "distance " .. d)
+                    w:destroy()
+                end)
+
+            it(side .. " from " .. winding .. " points: line_of_sight and ray_cast see the same walls", function()
+                local w = rvo.new_world {}
+                local o = w:add_obstacle(pts, { side = side })
+                if inside then
+                    assert.is_true(w:line_of_sight(-1, -1, 1, 1, 0.5))
+                    assert.is_false(w:line_of_sight(0, 0, 5, 0, 0))
+                    local hit = w:ray_cast(0, 0, 1, 0, 10, 0.5)
+                    assert.are.equal(o, hit.obstacle)
+                    assert.is_true(math.abs(hit.distance - 1.5) < 1e-5)
+                    assert.are.equal(-1, hit.nx)
+                else
+                    assert.is_false(w:line_of_sight(-5, 0, 5, 0, 0))
+                    assert.is_true(w:line_of_sight(-5, 3, 5, 3, 0.5))
+                    local hit = w:ray_cast(-6, 0, 1, 0, 10, 0.5)
+                    assert.are.equal(o, hit.obstacle)
+                    assert.is_true(math.abs(hit.distance - 3.5) < 1e-5)
+                    assert.are.equal(-1, hit.nx)
+                end
+                w:destroy()
+            end)
+        end
+    end
+
+    it("keeps the winding's meaning without a side", function()
+        local w = rvo.new_world {}
+        assert.is_true(area2((w:obstacle_points(w:add_obstacle(CCW)))) > 0)
+        assert.is_true(area2((w:obstacle_points(w:add_obstacle(CW)))) < 0)
+        assert.is_true(area2((w:obstacle_points(w:add_obstacle(CW, { side = "winding" })))) < 0)
+        w:destroy()
+    end)
+
+    it("rejects a bad side and leaves the world as it was", function()
+        support.run_cases(rvo, {
+            { "bad argument #2 to 'add_obstacle' (field 'side' must be 'solid', 'enclosure' or 'winding')",
+                function(w) w:add_obstacle(CCW, { side = "Solid" }) end },
+            { "bad argument #2 to 'add_obstacle' (field 'side' must be 'solid', 'enclosure' or 'winding')",
+                function(w) w:add_obstacle(CCW, { side = "solid\0" }) end },
+            { "bad argument #2 to 'add_obstacle' (field 'side': string expected, got boolean)",
+                function(w) w:add_obstacle(CCW, { side = true }) end },
+            { "bad argument #2 to 'add_obstacle' (an open polyline blocks both sides: side needs closed = true)",
+                function(w) w:add_obstacle({ 0, 0, 1, 0, 1, 1 }, { closed = false, side = "solid" }) end },
+            { "bad argument #1 to 'add_obstacle' (a closed obstacle needs a non-zero area"
+                .. " (use closed = false for a line))",
+                function(w) w:add_obstacle({ 0, 0, 1, 0, 2, 0 }, { side = "enclosure" }) end },
+        })
+    end)
+end)

@@ -2,7 +2,7 @@
 
 /* ---- obstacles -------------------------------------------------------- */
 
-static const char *const obstacle_fields[] = {"closed", NULL};
+static const char *const obstacle_fields[] = {"closed", "side", NULL};
 
 static int l_add_obstacle(lua_State *L) {
     static const char fn[] = "add_obstacle";
@@ -10,6 +10,7 @@ static int l_add_obstacle(lua_State *L) {
     lua_Integer len, i;
     float *buf;
     int closed = 1;
+    int side = RVO_SIDE_WINDING;
     rvo_obstacle_id id;
     check_table(L, 1, fn);
     if (opt_table(L, 2, fn)) {
@@ -20,6 +21,25 @@ static int l_add_obstacle(lua_State *L) {
             closed = lua_toboolean(L, -1);
         } else if (t != LUA_TNIL) {
             lua_pushfstring(L, "field 'closed': boolean expected, got %s", type_name(L, -1));
+            arg_error(L, 2, fn, lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
+        t = lua_getfield(L, 3, "side");
+        if (t == LUA_TSTRING) {
+            static const char *const sides[] = {"winding", "solid", "enclosure"};
+            const char *v = lua_tostring(L, -1);
+            int k;
+            side = -1;
+            for (k = 0; k < 3; k++) {
+                if (strcmp(v, sides[k]) == 0) {
+                    side = k;
+                }
+            }
+            if (side < 0 || lua_rawlen(L, -1) != strlen(v)) {
+                arg_error(L, 2, fn, "field 'side' must be 'solid', 'enclosure' or 'winding'");
+            }
+        } else if (t != LUA_TNIL) {
+            lua_pushfstring(L, "field 'side': string expected, got %s", type_name(L, -1));
             arg_error(L, 2, fn, lua_tostring(L, -1));
         }
         lua_pop(L, 1);
@@ -41,11 +61,11 @@ static int l_add_obstacle(lua_State *L) {
         buf[i] = (float)lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
-    id = rvo_world_add_obstacle(lw->w, buf, (int32_t)(len / 2), closed != 0);
+    id = rvo_world_add_obstacle_side(lw->w, buf, (int32_t)(len / 2), closed != 0, (rvo_obstacle_side)side);
     if (id == 0) {
-        /* core: xy = 1, n = 2, closed = 3 */
-        static const signed char map[] = {1, 1, 2};
-        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, map, 3);
+        /* core: xy = 1, n = 2, closed = 3, side = 4 */
+        static const signed char map[] = {1, 1, 2, 2};
+        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, map, 4);
     }
     push_id(L, id);
     return 1;
