@@ -219,7 +219,12 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    deflected round a rally point: it would circle it for good);
  *  - a locked agent keeps its lock velocity, but is moved out of an agent
  *    it presses into (its velocity points at the other); one that does not
- *    press stays put.
+ *    press stays put;
+ *  - with the ORCA solver, an agent stalled within a radius of an
+ *    obstacle (not an enclosure), heading into it within 45 degrees of
+ *    straight on with no agent touching it ahead, follows the outline to
+ *    the side where the obstacle ends nearer its preferred line (ties to
+ *    the right) until its way ahead is free (solve/detour.h).
  * None of the give-way rules applies to locked agents, weight-0 agents or
  * pairs that do not avoid each other (groups). Off, the soft mode of
  * earlier versions: four soft passes that never move a locked agent, ORCA

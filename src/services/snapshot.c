@@ -20,7 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SNAP_VERSION 1u
+/* 2: per agent, the side it goes round an obstacle on (solve/detour.c) */
+#define SNAP_VERSION 2u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -174,6 +175,11 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
     io_f32(s, &a->height);
     io_i32(s, &a->locked);
     io_f32(s, &w->stall[i]); /* stall events */
+    if (s->version >= 2) {
+        int32_t side = w->detour[i];
+        io_i32(s, &side);
+        w->detour[i] = (int8_t)(side < -1 ? -2 : side > 1 ? 2 : side); /* out of range: caught by validate */
+    }
 }
 
 static void visit_agents(snap_io *s, rvo_world *w) {
@@ -382,6 +388,8 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             e = "bad lock flag";
         else if (!(w->stall[i] >= 0) || !isfinite(w->stall[i]))
             e = "bad stall time";
+        else if (w->detour[i] < -1 || w->detour[i] > 1)
+            e = "bad detour side";
         if (e) {
             snprintf(buf, n, "agent %ld: %s", (long)i + 1, e);
             return buf;

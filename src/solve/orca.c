@@ -753,13 +753,13 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
 #endif
 }
 
-rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref) {
     int32_t nol;
     const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
     RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 result;
-    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);
+    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, pref, false, &result);
     if (fail < nl)
         rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
     if (!v2_finite(result))

@@ -58,6 +58,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->prm, w->cap);
     FREE_ARRAY(w->ids, w->cap);
     FREE_ARRAY(w->stall, w->cap); /* stall events */
+    FREE_ARRAY(w->detour, w->cap);
     FREE_ARRAY(w->sep_start, w->sep_start_cap);
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);

@@ -67,6 +67,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     }
     if (m == 2)
         closed = false; /* a segment, blocking from both sides (as RVO2) */
+    bool enclosure = false;
     if (closed) {
         double area2 = 0; /* shoelace, in double so that thin polygons are judged fairly */
         for (int32_t k = 0; k < m; ++k) {
@@ -88,6 +89,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
                 pts[j] = t;
             }
         }
+        enclosure = side == RVO_SIDE_ENCLOSURE || (side == RVO_SIDE_WINDING && area2 < 0);
     } else if (m > 2) {
         /* An open polyline is the closed ring p0..pm-1, pm-2..p1. */
         for (int32_t k = m - 2; k >= 1; --k)
@@ -131,6 +133,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     o->first = first;
     o->count = m;
     o->closed = closed;
+    o->enclosure = enclosure;
     o->zmin = -INFINITY;
     o->zmax = INFINITY;
     w->egrid.valid = false;

@@ -55,6 +55,7 @@ typedef struct obstacle {
     int32_t first; /* first vertex */
     int32_t count; /* vertices (an open polyline is stored doubled back) */
     bool closed;
+    bool enclosure; /* closed and clockwise: agents keep inside */
     float zmin, zmax;
 } obstacle;
 
@@ -129,6 +130,9 @@ struct rvo_world {
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
     float stall_progress, stall_min_time;
+    /* solve/detour.c: per agent (moves with it), 0 or the side it goes
+     * round an obstacle on: +1 left, -1 right */
+    int8_t *detour;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
