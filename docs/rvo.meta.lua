@@ -404,6 +404,12 @@ function World:add_obstacle(xy, opts) end
 ---@param id rvo.ObstacleId
 function World:remove_obstacle(id) end
 
+---Replaces an obstacle's points, keeping its id, z range, whether it is
+---closed and the side it was added with. On error it keeps its old points.
+---@param id rvo.ObstacleId
+---@param xy number[] {x1, y1, x2, y2, ...}
+function World:set_obstacle_points(id, xy) end
+
 ---@param id rvo.ObstacleId
 ---@return boolean
 function World:obstacle_valid(id) end

@@ -406,6 +406,12 @@ typedef enum rvo_obstacle_side {
 RVO_API rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
                                                     rvo_obstacle_side side);
 RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
+/* Replaces an obstacle's points (n of them at xy, taken as
+ * rvo_world_add_obstacle takes them), keeping its id, its z range, whether
+ * it is closed and the side it was added with. On error (argument 2 for the
+ * points) the obstacle keeps its old points. */
+RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
+                                                 int32_t n);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
 

@@ -874,6 +874,27 @@ methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2, [4] = 2 } -- core: xy, n, closed, side
 local SIDES = { winding = 0, solid = 1, enclosure = 2 }
 
+-- The flat list pts (argument arg) into the float scratch: buffer, length.
+local function read_points(pts, arg, fn)
+    local len = list_len(pts, #pts)
+    if len % 2 ~= 0 then
+        error(format("bad argument #%d to '%s' (even number of coordinates expected, got %d)", arg, fn, len), 3)
+    end
+    if len > 2 * 16777215 then
+        error(format("bad argument #%d to '%s' (too many points)", arg, fn), 3)
+    end
+    local b = floats(len)
+    for i = 1, len do
+        local v = pts[i]
+        if type(v) ~= "number" then
+            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
+                type_name(v)), 3)
+        end
+        b[i - 1] = v
+    end
+    return b, len
+end
+
 function methods.add_obstacle(self, pts, opts)
     local fn = "add_obstacle"
     local w = getmetatable(self) == World and self._w
@@ -898,21 +919,7 @@ function methods.add_obstacle(self, pts, opts)
             arg_fail(2, fn, "field 'side': string expected, got " .. type_name(sd))
         end
     end
-    local len = list_len(pts, #pts)
-    if len % 2 ~= 0 then
-        arg_fail(1, fn, format("even number of coordinates expected, got %d", len))
-    end
-    if len > 2 * 16777215 then
-        arg_fail(1, fn, "too many points")
-    end
-    local b = floats(len)
-    for i = 1, len do
-        local v = pts[i]
-        if type(v) ~= "number" then
-            arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
-        end
-        b[i - 1] = v
-    end
+    local b, len = read_points(pts, 1, fn)
     local id = C.rvo_world_add_obstacle_side(w, b, len / 2, closed, side)
     if id == 0 then core_fail(w, -1, fn, OBSTACLE_MAP) end
     return tonumber(id)
@@ -928,6 +935,19 @@ function methods.set_obstacle_z_range(self, id, zmin, zmax)
     -- core: id = 1, zmin = 2, zmax = 3, as in Lua
     local st = C.rvo_obstacle_set_z_range(w, to_id(id), zmin, zmax)
     if st ~= 0 then core_fail(w, st, fn) end
+end
+
+local SET_POINTS_MAP = { [1] = 1, [2] = 2, [3] = 2 } -- core: id, xy, n
+
+function methods.set_obstacle_points(self, id, pts)
+    local fn = "set_obstacle_points"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if type(pts) ~= "table" then type_fail(2, fn, "table", pts) end
+    local b, len = read_points(pts, 2, fn)
+    local st = C.rvo_world_set_obstacle_points(w, to_id(id), b, len / 2)
+    if st ~= 0 then core_fail(w, st, fn, SET_POINTS_MAP) end
 end
 
 function methods.remove_obstacle(self, id)

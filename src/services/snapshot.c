@@ -20,7 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* 2: per agent, the side it goes round an obstacle on (solve/detour.c) */
+/* 2: per agent, the side it goes round an obstacle on (solve/detour.c);
+ * per obstacle, its side and closed flag as added (for reshaping) */
 #define SNAP_VERSION 2u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
@@ -239,6 +240,14 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
     io_u64(s, &o->id);
     io_f32(s, &o->zmin);
     io_f32(s, &o->zmax);
+    if (s->version >= 2) {
+        int32_t side = o->side;
+        bool asked = o->asked_closed;
+        io_i32(s, &side);
+        io_bool(s, &asked);
+        o->side = (int8_t)(side < 0 || side > 2 ? -1 : side); /* out of range: caught by validate */
+        o->asked_closed = asked;
+    }
 }
 
 static void visit_obstacles(snap_io *s, rvo_world *w) {
@@ -403,6 +412,14 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
         if (isnan(o->zmin) || o->zmin == INFINITY || isnan(o->zmax) || o->zmax == -INFINITY ||
             o->zmin > o->zmax) {
             snprintf(buf, n, "obstacle %ld: bad z range", (long)k + 1);
+            return buf;
+        }
+        /* a side needs a closed obstacle, and its ring is stored wound for it */
+        if (o->side < 0 || (o->closed && !o->asked_closed) ||
+            (o->side != RVO_SIDE_WINDING && !o->asked_closed) ||
+            (o->closed && o->side == RVO_SIDE_SOLID && o->enclosure) ||
+            (o->closed && o->side == RVO_SIDE_ENCLOSURE && !o->enclosure)) {
+            snprintf(buf, n, "obstacle %ld: bad side", (long)k + 1);
             return buf;
         }
     }

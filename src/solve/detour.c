@@ -130,8 +130,8 @@ rvo_vec2 rvo__detour_pref_slow(rvo_world *w, int32_t i, scratch *s) {
     sweep_query sq = {w, p, v2_scale(ahead, h), a->z, a->height, clear * clear, false};
     const rvo_vec2 end = v2_add(p, sq.d);
     rvo__edge_grid_visit(w, s, (p.x < end.x ? p.x : end.x) - clear, (p.y < end.y ? p.y : end.y) - clear,
-                         (p.x < end.x ? end.x : p.x) + clear, (p.y < end.y ? end.y : p.y) + clear, visit_sweep,
-                         &sq);
+                         (p.x < end.x ? end.x : p.x) + clear, (p.y < end.y ? end.y : p.y) + clear,
+                         visit_sweep, &sq);
     if (!sq.blocked) {
         w->detour[i] = 0;
         return pref;

@@ -20,28 +20,29 @@ rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n,
     return rvo_world_add_obstacle_side(w, xy, n, closed, RVO_SIDE_WINDING);
 }
 
-rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
-                                            rvo_obstacle_side side) {
-    if (!w)
-        return 0;
-    if (side != RVO_SIDE_WINDING && side != RVO_SIDE_SOLID && side != RVO_SIDE_ENCLOSURE) {
-        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "side must be winding, solid or enclosure");
-        return 0;
-    }
-    if (!closed && side != RVO_SIDE_WINDING) {
-        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4,
-                  "an open polyline blocks both sides: side needs closed = true");
-        return 0;
-    }
+/* A ring built from the caller's points: merged, checked, wound for its
+ * side, an open polyline doubled back. pts holds m points (pts_size bytes,
+ * freed by the caller). */
+typedef struct ring {
+    rvo_vec2 *pts;
+    size_t pts_size;
+    int32_t m;
+    bool closed, enclosure;
+} ring;
+
+/* Builds the ring of n points at xy (argument xy_arg of the failing call);
+ * a failing status (and the world's error set) when they make no obstacle. */
+static rvo_status build_ring(rvo_world *w, const float *xy, int32_t n, bool closed, rvo_obstacle_side side,
+                             int xy_arg, ring *r) {
+    r->pts = NULL;
+    r->pts_size = 0;
     if (!xy || n < 0) {
-        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
-        return 0;
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, xy_arg, "points are missing");
     }
     for (int32_t k = 0; k < 2 * n; ++k) {
         if (!rvo_isfinitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD) {
-            rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate %d must be finite and within [-1e9, 1e9]",
-                      (int)k + 1);
-            return 0;
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, xy_arg,
+                             "coordinate %d must be finite and within [-1e9, 1e9]", (int)k + 1);
         }
     }
     /* Merge repeated consecutive points (and a closing repeat of the first). */
@@ -49,8 +50,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     const size_t pts_size = sizeof(rvo_vec2) * (size_t)(2 * (n > 0 ? n : 1)); /* freed with its size */
     rvo_vec2 *pts = rvo__realloc(w, NULL, 0, pts_size);
     if (!pts) {
-        rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-        return 0;
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
     for (int32_t k = 0; k < n; ++k) {
         rvo_vec2 p = v2(xy[2 * k], xy[2 * k + 1]);
@@ -62,8 +62,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
         --m;
     if (m < 2) {
         rvo__realloc(w, pts, pts_size, 0);
-        rvo__fail(w, RVO_ERR_DEGENERATE, 1, "an obstacle needs at least 2 distinct points");
-        return 0;
+        return rvo__fail(w, RVO_ERR_DEGENERATE, xy_arg, "an obstacle needs at least 2 distinct points");
     }
     if (m == 2)
         closed = false; /* a segment, blocking from both sides (as RVO2) */
@@ -76,9 +75,8 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
         }
         if (area2 == 0) {
             rvo__realloc(w, pts, pts_size, 0);
-            rvo__fail(w, RVO_ERR_DEGENERATE, 1,
-                      "a closed obstacle needs a non-zero area (use closed = false for a line)");
-            return 0;
+            return rvo__fail(w, RVO_ERR_DEGENERATE, xy_arg,
+                             "a closed obstacle needs a non-zero area (use closed = false for a line)");
         }
         /* Edges block from their right: a solid runs counter-clockwise, an
          * enclosure clockwise. Reversed after the first point, which stays. */
@@ -96,13 +94,57 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
             pts[2 * m - 2 - k] = pts[k];
         m = 2 * m - 2;
     }
+    r->pts = pts;
+    r->pts_size = pts_size;
+    r->m = m;
+    r->closed = closed;
+    r->enclosure = enclosure;
+    return RVO_OK;
+}
 
+/* Writes ring r into verts[first ..] for the obstacle of dense index oi. */
+static void write_ring(rvo_world *w, const ring *r, int32_t first, int32_t oi) {
+    const int32_t m = r->m;
+    const rvo_vec2 *pts = r->pts;
+    for (int32_t k = 0; k < m; ++k) {
+        obst_vertex *v = &w->verts[first + k];
+        const int32_t kn = k == m - 1 ? 0 : k + 1, kp = k == 0 ? m - 1 : k - 1;
+        v->point = pts[k];
+        v->next = first + kn;
+        v->prev = first + kp;
+        v->obstacle = oi;
+        v->unit_dir = v2_normalize(v2_sub(pts[kn], pts[k]));
+        v->convex = m == 2 ? 1 : left_of(pts[kp], pts[k], pts[kn]) >= 0.0f;
+    }
+}
+
+static bool check_side(rvo_world *w, bool closed, rvo_obstacle_side side) {
+    if (side != RVO_SIDE_WINDING && side != RVO_SIDE_SOLID && side != RVO_SIDE_ENCLOSURE) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "side must be winding, solid or enclosure");
+        return false;
+    }
+    if (!closed && side != RVO_SIDE_WINDING) {
+        rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4,
+                  "an open polyline blocks both sides: side needs closed = true");
+        return false;
+    }
+    return true;
+}
+
+rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
+                                            rvo_obstacle_side side) {
+    if (!w || !check_side(w, closed, side))
+        return 0;
+    ring r;
+    if (build_ring(w, xy, n, closed, side, 1, &r) != RVO_OK)
+        return 0;
+    const int32_t m = r.m;
     int32_t vcap = w->verts_cap, ocap = w->obst_cap;
     if (!rvo__grow(w, (void **)&w->verts, &vcap, w->nverts + m, sizeof *w->verts) ||
         !rvo__grow(w, (void **)&w->obst, &ocap, w->obst_count + 1, sizeof *w->obst)) {
         w->verts_cap = vcap < w->verts_cap ? w->verts_cap : vcap;
         w->obst_cap = ocap < w->obst_cap ? w->obst_cap : ocap;
-        rvo__realloc(w, pts, pts_size, 0);
+        rvo__realloc(w, r.pts, r.pts_size, 0);
         rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         return 0;
     }
@@ -111,35 +153,70 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     rvo_obstacle_id id;
     rvo_status s = rvo__slot_alloc(&w->base, &w->obst_slots, w->obst_count, &id);
     if (s != RVO_OK) {
-        rvo__realloc(w, pts, pts_size, 0);
+        rvo__realloc(w, r.pts, r.pts_size, 0);
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
         return 0;
     }
-
-    const int32_t first = w->nverts;
-    for (int32_t k = 0; k < m; ++k) {
-        obst_vertex *v = &w->verts[first + k];
-        const int32_t kn = k == m - 1 ? 0 : k + 1, kp = k == 0 ? m - 1 : k - 1;
-        v->point = pts[k];
-        v->next = first + kn;
-        v->prev = first + kp;
-        v->obstacle = w->obst_count;
-        v->unit_dir = v2_normalize(v2_sub(pts[kn], pts[k]));
-        v->convex = m == 2 ? 1 : left_of(pts[kp], pts[k], pts[kn]) >= 0.0f;
-    }
-    w->nverts += m;
-    obstacle *o = &w->obst[w->obst_count++];
+    write_ring(w, &r, w->nverts, w->obst_count);
+    obstacle *o = &w->obst[w->obst_count];
     o->id = id;
-    o->first = first;
+    o->first = w->nverts;
     o->count = m;
-    o->closed = closed;
-    o->enclosure = enclosure;
+    o->closed = r.closed;
+    o->enclosure = r.enclosure;
+    o->asked_closed = closed;
+    o->side = (int8_t)side;
     o->zmin = -INFINITY;
     o->zmax = INFINITY;
+    w->nverts += m;
+    w->obst_count += 1;
     w->egrid.valid = false;
-    rvo__realloc(w, pts, pts_size, 0);
+    rvo__realloc(w, r.pts, r.pts_size, 0);
     rvo__ok(w);
     return id;
+}
+
+rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    obstacle *o = &w->obst[oi];
+    ring r;
+    const rvo_status st = build_ring(w, xy, n, o->asked_closed, (rvo_obstacle_side)o->side, 2, &r);
+    if (st != RVO_OK)
+        return st;
+    const int32_t first = o->first, old = o->count, m = r.m, delta = m - old;
+    if (delta > 0) {
+        int32_t vcap = w->verts_cap;
+        if (!rvo__grow(w, (void **)&w->verts, &vcap, w->nverts + delta, sizeof *w->verts)) {
+            w->verts_cap = vcap < w->verts_cap ? w->verts_cap : vcap;
+            rvo__realloc(w, r.pts, r.pts_size, 0);
+            return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        }
+        w->verts_cap = vcap;
+    }
+    if (delta != 0) {
+        /* the later obstacles' rings move by delta, keeping their order */
+        memmove(&w->verts[first + m], &w->verts[first + old],
+                sizeof *w->verts * (size_t)(w->nverts - first - old));
+        w->nverts += delta;
+        for (int32_t k = first + m; k < w->nverts; ++k) {
+            w->verts[k].next += delta;
+            w->verts[k].prev += delta;
+        }
+        for (int32_t k = oi + 1; k < w->obst_count; ++k)
+            w->obst[k].first += delta;
+    }
+    write_ring(w, &r, first, oi);
+    o->count = m;
+    o->closed = r.closed;
+    o->enclosure = r.enclosure;
+    w->egrid.valid = false;
+    rvo__realloc(w, r.pts, r.pts_size, 0);
+    rvo__ok(w);
+    return RVO_OK;
 }
 
 rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {

@@ -55,7 +55,9 @@ typedef struct obstacle {
     int32_t first; /* first vertex */
     int32_t count; /* vertices (an open polyline is stored doubled back) */
     bool closed;
-    bool enclosure; /* closed and clockwise: agents keep inside */
+    bool enclosure;    /* closed and clockwise: agents keep inside */
+    bool asked_closed; /* closed as added (a closed pair of points is a segment) */
+    int8_t side;       /* rvo_obstacle_side as added: reshaping keeps it */
     float zmin, zmax;
 } obstacle;
 

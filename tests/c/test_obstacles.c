@@ -233,5 +233,44 @@ int main(void) {
         CHECK(rvo_world_obstacle_count(w) == 4);
         rvo_world_destroy(w);
     }
+    /* Reshaping keeps the id; bad points leave the obstacle as it was. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, wall, 2, false);
+        const float tri[] = {5, 5, 7, 5, 6, 7};
+        const float hexa[] = {0, 0, 2, 0, 3, 1, 2, 2, 0, 2, -1, 1};
+        float xy[16];
+        bool closed;
+        CHECK(rvo_world_set_obstacle_points(w, o1, hexa, 6) == RVO_OK);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, &closed) == 6 && closed);
+        CHECK(memcmp(xy, hexa, sizeof hexa) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, &closed) == 2 && !closed && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_world_set_obstacle_points(w, o1, tri, 3) == RVO_OK);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, NULL) == 2 && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_world_set_obstacle_points(w, o1 + (1ull << 24), tri, 3) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_world_set_obstacle_points(w, o1, NULL, 3) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 2);
+        const float flat[] = {0, 0, 1, 1, 2, 2};
+        CHECK(rvo_world_set_obstacle_points(w, o1, flat, 3) == RVO_ERR_DEGENERATE);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        /* an agent walking through where the box was, into the wall's new place */
+        CHECK(rvo_world_set_obstacle_points(w, o2, (const float[]){-3, 3, 3, 3}, 2) == RVO_OK);
+        const rvo_agent_id a = rvo_world_add_agent(w, 0, 0, NULL);
+        double worst = INFINITY;
+        poly nw = {(const float[]){-3, 3, 3, 3}, 2, false};
+        for (int s = 0; s < 300; ++s) {
+            rvo_agent_set_pref_velocity(w, a, 0.0f, 2.0f);
+            rvo_world_step(w, 0);
+            rvo_vec2 p;
+            rvo_agent_get_position(w, a, &p);
+            const double c = clearance(&nw, 1, p);
+            worst = c < worst ? c : worst;
+        }
+        CHECK(worst >= r - tol);
+        rvo_world_destroy(w);
+    }
     return check_finish("obstacles");
 }

@@ -268,3 +268,100 @@ describe("add_obstacle's side", function()
         })
     end)
 end)
+
+describe("set_obstacle_points", function()
+    it("reshapes an obstacle in place: same id, closed flag, side and z range", function()
+        local w = rvo.new_world {}
+        local a = w:add_obstacle { 0, 0, 1, 0, 1, 1 }
+        local b = w:add_obstacle(CW, { side = "solid" })
+        local c = w:add_obstacle({ 10, 0, 11, 0, 12, 1 }, { closed = false })
+        w:set_obstacle_z_range(b, 0, 3)
+        -- more points, then fewer: the obstacles after it keep theirs
+        w:set_obstacle_points(b, { 5, 5, 5, 9, 7, 11, 9, 9, 9, 5 }) -- clockwise: stored counter-clockwise
+        local xy, closed = w:obstacle_points(b)
+        assert.is_true(closed)
+        assert.is_true(area2(xy) > 0)
+        assert.are.same({ 5, 5 }, { xy[1], xy[2] })
+        assert.are.same({ 10, 0, 11, 0, 12, 1 }, (w:obstacle_points(c)))
+        assert.are.same({ 0, 0, 1, 0, 1, 1 }, (w:obstacle_points(a)))
+        w:set_obstacle_points(b, { 5, 5, 6, 5, 6, 6 })
+        assert.are.same({ 5, 5, 6, 5, 6, 6 }, (w:obstacle_points(b)))
+        assert.are.same({ 10, 0, 11, 0, 12, 1 }, (w:obstacle_points(c)))
+        w:set_obstacle_points(c, { 20, 0, 21, 0 })
+        xy, closed = w:obstacle_points(c)
+        assert.are.same({ 20, 0, 21, 0 }, xy)
+        assert.is_false(closed)
+        assert.are.same({ a, b, c }, (w:obstacles()))
+        assert.are.same({ c }, (w:query_obstacles(20.5, 0.2, 0.5)))
+        -- the z range stays: an agent above it walks through
+        local up = w:add_agent(3, 5.3, { z = 5, height = 1 })
+        for _ = 1, 120 do
+            w:set_pref_velocity(up, 2, 0)
+            w:step()
+        end
+        local ux, uy = w:position(up)
+        assert.is_true(ux > 6.5 and math.abs(uy - 5.3) < 1e-4) -- straight through, not deflected
+        w:destroy()
+    end)
+
+    it("moves where agents are blocked", function()
+        local w = rvo.new_world {}
+        local o = w:add_obstacle { 20, -2, 24, -2, 24, 2, 20, 2 }
+        local ag = w:add_agent(-6, 0)
+        w:set_obstacle_points(o, { -2, -0.1, 2, -0.1, 2, 0.1, -2, 0.1 }) -- now a thin wall across its way
+        local worst = math.huge
+        for _ = 1, 300 do
+            w:set_pref_velocity(ag, 2, 0)
+            w:step()
+            local x, y = w:position(ag)
+            worst = math.min(worst, support.segment_distance(x, y, -2, 0, 2, 0))
+        end
+        assert.is_true(worst >= 0.5, "clearance " .. worst)
+        w:destroy()
+    end)
+
+    it("survives a snapshot: the loaded copy reshapes as the original", function()
+        local w = rvo.new_world {}
+        local o = w:add_obstacle(CCW, { side = "enclosure" })
+        local copy = rvo.load(w:save())
+        for _, x in ipairs { w, copy } do
+            x:set_obstacle_points(o, { 0, 0, 3, 0, 3, 3, 0, 3 })
+        end
+        assert.are.same(w:obstacle_points(o), copy:obstacle_points(o))
+        assert.is_true(area2((copy:obstacle_points(o))) < 0)
+        assert.are.equal(w:save(), copy:save())
+        w:destroy()
+        copy:destroy()
+    end)
+
+    it("rejects bad input and keeps the old points", function()
+        local o
+        local function prep(w) o = w:add_obstacle(CCW) end
+        local cases = {
+            { "bad argument #1 to 'set_obstacle_points' (number expected, got nil)",
+                function(w) w:set_obstacle_points(nil, CCW) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (table expected, got nil)",
+                function(w) w:set_obstacle_points(o) end, prep },
+            { "bad argument #1 to 'set_obstacle_points' (" .. UNKNOWN_OBSTACLE .. ")",
+                function(w) w:set_obstacle_points(o + 1000, CCW) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (even number of coordinates expected, got 3)",
+                function(w) w:set_obstacle_points(o, { 0, 0, 1 }) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (number expected at index 2, got string)",
+                function(w) w:set_obstacle_points(o, { 0, "0", 1, 1 }) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (coordinate 3 must be finite and within [-1e9, 1e9])",
+                function(w) w:set_obstacle_points(o, { 0, 0, inf, 1, 2, 2 }) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (an obstacle needs at least 2 distinct points)",
+                function(w) w:set_obstacle_points(o, { 1, 1, 1, 1 }) end, prep },
+            { "bad argument #2 to 'set_obstacle_points' (a closed obstacle needs a non-zero area"
+                .. " (use closed = false for a line))",
+                function(w) w:set_obstacle_points(o, { 0, 0, 1, 1, 2, 2 }) end, prep },
+        }
+        support.run_cases(rvo, cases)
+        -- the points stay as they were
+        local w = rvo.new_world {}
+        prep(w)
+        pcall(w.set_obstacle_points, w, o, { 0, 0, 1, 1, 2, 2 })
+        assert.are.same(CCW, (w:obstacle_points(o)))
+        w:destroy()
+    end)
+end)

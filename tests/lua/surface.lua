@@ -78,6 +78,7 @@ return {
     -- obstacles
     { "add_obstacle", "xy:table", "opts?:table" },
     { "remove_obstacle", "id:oid" },
+    { "set_obstacle_points", "id:oid", "xy:table" },
     { "obstacle_valid", "id:oid" },
     { "obstacle_count" },
     { "set_obstacle_z_range", "id:oid", "zmin:number", "zmax:number" },

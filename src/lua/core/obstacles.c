@@ -4,10 +4,35 @@
 
 static const char *const obstacle_fields[] = {"closed", "side", NULL};
 
+/* The flat list of coordinates at argument arg (stack index arg + 1) into
+ * the world's float scratch; *len gets the number of floats. */
+static float *read_points(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer *len) {
+    lua_Integer i, n = list_len(L, arg + 1, (lua_Integer)lua_rawlen(L, arg + 1));
+    float *buf;
+    if (n % 2 != 0) {
+        lua_pushfstring(L, "even number of coordinates expected, got %I", n);
+        arg_error(L, arg, fn, lua_tostring(L, -1));
+    }
+    if (n > 2 * (lua_Integer)RVO_MAX_SLOTS) {
+        arg_error(L, arg, fn, "too many points");
+    }
+    buf = floats(L, lw, (size_t)n);
+    for (i = 0; i < n; i++) {
+        if (lua_geti(L, arg + 1, i + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        buf[i] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    *len = n;
+    return buf;
+}
+
 static int l_add_obstacle(lua_State *L) {
     static const char fn[] = "add_obstacle";
     lworld *lw = check_world(L, fn);
-    lua_Integer len, i;
+    lua_Integer len;
     float *buf;
     int closed = 1;
     int side = RVO_SIDE_WINDING;
@@ -44,23 +69,7 @@ static int l_add_obstacle(lua_State *L) {
         }
         lua_pop(L, 1);
     }
-    len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
-    if (len % 2 != 0) {
-        lua_pushfstring(L, "even number of coordinates expected, got %I", len);
-        arg_error(L, 1, fn, lua_tostring(L, -1));
-    }
-    if (len > 2 * (lua_Integer)RVO_MAX_SLOTS) {
-        arg_error(L, 1, fn, "too many points");
-    }
-    buf = floats(L, lw, (size_t)len);
-    for (i = 0; i < len; i++) {
-        if (lua_geti(L, 2, i + 1) != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
-        }
-        buf[i] = (float)lua_tonumber(L, -1);
-        lua_pop(L, 1);
-    }
+    buf = read_points(L, lw, 1, fn, &len);
     id = rvo_world_add_obstacle_side(lw->w, buf, (int32_t)(len / 2), closed != 0, (rvo_obstacle_side)side);
     if (id == 0) {
         /* core: xy = 1, n = 2, closed = 3, side = 4 */
@@ -69,6 +78,24 @@ static int l_add_obstacle(lua_State *L) {
     }
     push_id(L, id);
     return 1;
+}
+
+static int l_set_obstacle_points(lua_State *L) {
+    static const char fn[] = "set_obstacle_points";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    lua_Integer len;
+    float *buf;
+    rvo_status st;
+    check_table(L, 2, fn);
+    buf = read_points(L, lw, 2, fn, &len);
+    st = rvo_world_set_obstacle_points(lw->w, id, buf, (int32_t)(len / 2));
+    if (st != RVO_OK) {
+        /* core: id = 1, xy = 2, n = 3 */
+        static const signed char map[] = {1, 2, 2};
+        core_error(L, lw->w, st, fn, map, 3);
+    }
+    return 0;
 }
 
 static int l_remove_obstacle(lua_State *L) {
@@ -168,6 +195,7 @@ static int l_obstacles(lua_State *L) {
 
 const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
                                      {"remove_obstacle", l_remove_obstacle},
+                                     {"set_obstacle_points", l_set_obstacle_points},
                                      {"obstacle_count", l_obstacle_count},
                                      {"obstacle_valid", l_obstacle_valid},
                                      {"set_obstacle_z_range", l_set_obstacle_z_range},
