@@ -410,6 +410,19 @@ function World:remove_obstacle(id) end
 ---@param xy number[] {x1, y1, x2, y2, ...}
 function World:set_obstacle_points(id, xy) end
 
+---Sets an obstacle's velocity [m/s] (default 0, 0): each step moves it.
+---With the orca solver agents avoid it as a moving agent; outside
+---rvo2_compat an agent it sweeps over is carried along and pushed out.
+---@param id rvo.ObstacleId
+---@param vx number
+---@param vy number
+function World:set_obstacle_velocity(id, vx, vy) end
+
+---@param id rvo.ObstacleId
+---@return number vx
+---@return number vy
+function World:obstacle_velocity(id) end
+
 ---@param id rvo.ObstacleId
 ---@return boolean
 function World:obstacle_valid(id) end

@@ -412,6 +412,16 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
  * points) the obstacle keeps its old points. */
 RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
                                                  int32_t n);
+/* An obstacle's velocity [m/s] (default 0): each integrate moves it by
+ * velocity * dt. With the ORCA solver agents avoid it as they avoid a
+ * moving agent (in its frame, within time_horizon_obst); the other solvers
+ * see it where it is. Outside rvo2_compat, an agent it sweeps over in a
+ * step is carried along at the edge that met it, and the overlap passes
+ * push it out of the edge's clearance. vx, vy finite, within [-1e9, 1e9].
+ * An obstacle that a step would carry out of [-1e9, 1e9] (or whose points
+ * rounding would merge) stays where it is that step. */
+RVO_API rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy);
+RVO_API rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
 
@@ -545,7 +555,8 @@ RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 
 /* ---- snapshots (src/snapshot.c) ------------------------------------------
  * A snapshot is the whole world as bytes: every agent with all its
- * parameters, velocities and lock; obstacles with their ids and z ranges;
+ * parameters, velocities, lock, stall time and detour side; obstacles with
+ * their ids, z ranges, velocities and the side they were added with;
  * both id pools (generations and free lists, so a loaded world issues the
  * ids the original would); time step, thread count, seed, height margin,
  * agent defaults, solver and sampling settings, rvo2_compat; and the phase

@@ -950,6 +950,9 @@ function methods.set_obstacle_points(self, id, pts)
     if st ~= 0 then core_fail(w, st, fn, SET_POINTS_MAP) end
 end
 
+-- obstacle_velocity(id) -> vx, vy; set_obstacle_velocity(id, vx, vy)
+vector_methods("obstacle_velocity", C.rvo_world_obstacle_velocity, C.rvo_world_set_obstacle_velocity)
+
 function methods.remove_obstacle(self, id)
     local w = getmetatable(self) == World and self._w
     if not w then bad_self(self, "remove_obstacle") end

@@ -21,7 +21,8 @@
 #include <string.h>
 
 /* 2: per agent, the side it goes round an obstacle on (solve/detour.c);
- * per obstacle, its side and closed flag as added (for reshaping) */
+ * per obstacle, its side and closed flag as added (for reshaping) and its
+ * velocity */
 #define SNAP_VERSION 2u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
@@ -247,6 +248,7 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
         io_bool(s, &asked);
         o->side = (int8_t)(side < 0 || side > 2 ? -1 : side); /* out of range: caught by validate */
         o->asked_closed = asked;
+        io_vec2(s, &o->vel);
     }
 }
 
@@ -414,6 +416,11 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             snprintf(buf, n, "obstacle %ld: bad z range", (long)k + 1);
             return buf;
         }
+        if (!isfinite(o->vel.x) || !isfinite(o->vel.y) || fabsf(o->vel.x) > RVO_MAX_COORD ||
+            fabsf(o->vel.y) > RVO_MAX_COORD) {
+            snprintf(buf, n, "obstacle %ld: bad velocity", (long)k + 1);
+            return buf;
+        }
         /* a side needs a closed obstacle, and its ring is stored wound for it */
         if (o->side < 0 || (o->closed && !o->asked_closed) ||
             (o->side != RVO_SIDE_WINDING && !o->asked_closed) ||
@@ -563,6 +570,7 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     w->n_filtering = 0;
     for (int32_t i = 0; i < w->count; ++i)
         w->n_filtering += filters_pairs(&w->prm[i]);
+    rvo__obstacles_moving_update(w);
     w->grid.valid = false;
     w->egrid.valid = false;
     rvo__ok(w);

@@ -166,6 +166,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     o->enclosure = r.enclosure;
     o->asked_closed = closed;
     o->side = (int8_t)side;
+    o->vel = v2(0.0f, 0.0f);
     o->zmin = -INFINITY;
     o->zmax = INFINITY;
     w->nverts += m;
@@ -241,6 +242,7 @@ rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id) {
         rvo__slot_set_index(&w->obst_slots, w->obst[k].id, k);
     }
     rvo__slot_release(&w->obst_slots, id);
+    rvo__obstacles_moving_update(w);
     w->egrid.valid = false;
     rvo__ok(w);
     return RVO_OK;
@@ -291,6 +293,87 @@ int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, i
         *closed = o->closed;
     rvo__ok(w);
     return m;
+}
+
+void rvo__obstacles_moving_update(rvo_world *w) {
+    w->obst_moving = 0;
+    w->obst_max_speed = 0.0f;
+    for (int32_t k = 0; k < w->obst_count; ++k) {
+        const rvo_vec2 v = w->obst[k].vel;
+        if (v.x != 0.0f || v.y != 0.0f) {
+            const float sp = v2_abs(v);
+            w->obst_moving += 1;
+            w->obst_max_speed = sp > w->obst_max_speed ? sp : w->obst_max_speed;
+        }
+    }
+}
+
+rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    char buf[64];
+    const char *e;
+    if ((e = rvo__check_coord("vx", vx, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
+    if ((e = rvo__check_coord("vy", vy, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "%s", e);
+    w->obst[oi].vel = v2(vx + 0.0f, vy + 0.0f); /* -0 is 0: not moving */
+    rvo__obstacles_moving_update(w);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    *out = w->obst[oi].vel;
+    return RVO_OK;
+}
+
+/* Would obstacle o, moved by d, still be the obstacle add_obstacle made
+ * (within [-1e9, 1e9], no two consecutive points merged by rounding, a
+ * polygon's area not 0 nor of the other sign)? A snapshot re-adds it from
+ * its points. */
+static bool moves_intact(const rvo_world *w, const obstacle *o, rvo_vec2 d) {
+    double area2 = 0;
+    for (int32_t k = o->first; k < o->first + o->count; ++k) {
+        const rvo_vec2 a = v2_add(w->verts[k].point, d), b = v2_add(w->verts[w->verts[k].next].point, d);
+        if (!(fabsf(a.x) <= RVO_MAX_COORD && fabsf(a.y) <= RVO_MAX_COORD) || too_close(a, b))
+            return false;
+        area2 += (double)a.x * b.y - (double)b.x * a.y;
+    }
+    return !o->closed || (area2 != 0 && (area2 < 0) == o->enclosure);
+}
+
+/* Moves every moving obstacle by its velocity times dt (a translation:
+ * directions and convexity stay). One that would leave the coordinate
+ * range or be distorted by rounding stays where it is this step. */
+void rvo__obstacles_move(rvo_world *w, float dt) {
+    for (int32_t k = 0; k < w->obst_count; ++k) {
+        const obstacle *o = &w->obst[k];
+        if (o->vel.x == 0.0f && o->vel.y == 0.0f)
+            continue;
+        const rvo_vec2 d = v2_scale(dt, o->vel);
+        if (!moves_intact(w, o, d))
+            continue;
+        for (int32_t v = o->first; v < o->first + o->count; ++v)
+            w->verts[v].point = v2_add(w->verts[v].point, d);
+        /* directions from the moved points, as add_obstacle computes them:
+         * a snapshot's copy, built from the points, is then the same */
+        for (int32_t v = o->first; v < o->first + o->count; ++v) {
+            obst_vertex *x = &w->verts[v];
+            const rvo_vec2 pp = w->verts[x->prev].point, pn = w->verts[x->next].point;
+            x->unit_dir = v2_normalize(v2_sub(pn, x->point));
+            x->convex = o->count == 2 ? 1 : left_of(pp, x->point, pn) >= 0.0f;
+        }
+    }
+    w->egrid.valid = false;
 }
 
 bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id) {

@@ -447,6 +447,8 @@ op(3, "add_obstacle", adder("add_obstacle", { polygon }, 0.4, { closed = "bool",
     side = function(r) return r:pick { "solid", "enclosure", "winding", "wall" } end }, "obstacles"))
 op(1, "remove_obstacle", method("remove_obstacle", { "oid" }))
 op(1, "set_obstacle_points", method("set_obstacle_points", { "oid", polygon }))
+op(1, "set_obstacle_velocity", method("set_obstacle_velocity", { "oid", "vel", "vel" }))
+op(1, "obstacle_velocity", method("obstacle_velocity", { "oid" }))
 op(1, "obstacle_count", method("obstacle_count", {}))
 op(1, "obstacle_valid", method("obstacle_valid", { "oid" }))
 op(1, "set_obstacle_z_range", method("set_obstacle_z_range", { "oid", "z", "z" }))

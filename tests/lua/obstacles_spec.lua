@@ -365,3 +365,62 @@ describe("set_obstacle_points", function()
         w:destroy()
     end)
 end)
+
+describe("set_obstacle_velocity", function()
+    it("moves an obstacle every step; agents in its way are pushed ahead, never left inside", function()
+        local w = rvo.new_world {}
+        local o = w:add_obstacle { -0.1, -5, 0.1, -5, 0.1, 5, -0.1, 5 }
+        assert.are.same({ 0, 0 }, { w:obstacle_velocity(o) })
+        w:set_obstacle_velocity(o, 30, 0) -- half a metre per step
+        assert.are.same({ 30, 0 }, { w:obstacle_velocity(o) })
+        local ids = {}
+        for k = 0, 11 do ids[#ids + 1] = w:add_agent(2 + 1.1 * (k % 3), -3 + 1.5 * math.floor(k / 3)) end
+        for step = 1, 20 do
+            w:step()
+            local xy = w:obstacle_points(o)
+            local left = xy[1]
+            assert.is_true(math.abs(left - (-0.1 + 0.5 * step)) < 1e-3)
+            for _, a in ipairs(ids) do
+                local x, y = w:position(a)
+                assert.is_false(math.abs(y) < 5 and x < left + 0.2, "agent inside or behind the wall")
+            end
+        end
+        w:set_obstacle_velocity(o, 0, 0)
+        local before = w:obstacle_points(o)
+        w:step()
+        assert.are.same(before, (w:obstacle_points(o)))
+        w:destroy()
+    end)
+
+    it("survives a snapshot", function()
+        local w = rvo.new_world {}
+        local o = w:add_obstacle { 0, 0, 1, 0, 1, 1 }
+        w:set_obstacle_velocity(o, 1, -2)
+        local copy = rvo.load(w:save())
+        assert.are.same({ 1, -2 }, { copy:obstacle_velocity(o) })
+        w:step()
+        copy:step()
+        assert.are.equal(w:save(), copy:save())
+        w:destroy()
+        copy:destroy()
+    end)
+
+    it("rejects bad input and leaves the world as it was", function()
+        local o
+        local function prep(w) o = w:add_obstacle(CCW) end
+        support.run_cases(rvo, {
+            { "bad argument #1 to 'set_obstacle_velocity' (" .. UNKNOWN_OBSTACLE .. ")",
+                function(w) w:set_obstacle_velocity(o + 1000, 1, 0) end, prep },
+            { "bad argument #2 to 'set_obstacle_velocity' (number expected, got nil)",
+                function(w) w:set_obstacle_velocity(o) end, prep },
+            { "bad argument #2 to 'set_obstacle_velocity' (vx must be finite)",
+                function(w) w:set_obstacle_velocity(o, nan, 0) end, prep },
+            { "bad argument #3 to 'set_obstacle_velocity' (vy must be within [-1e9, 1e9])",
+                function(w) w:set_obstacle_velocity(o, 0, 2e9) end, prep },
+            { "bad argument #1 to 'obstacle_velocity' (" .. UNKNOWN_OBSTACLE .. ")",
+                function(w) w:obstacle_velocity(0) end, prep },
+            { "bad argument #1 to 'obstacle_velocity' (number expected, got string)",
+                function(w) w:obstacle_velocity("1") end, prep },
+        })
+    end)
+end)

@@ -79,6 +79,8 @@ return {
     { "add_obstacle", "xy:table", "opts?:table" },
     { "remove_obstacle", "id:oid" },
     { "set_obstacle_points", "id:oid", "xy:table" },
+    { "set_obstacle_velocity", "id:oid", "vx:number", "vy:number" },
+    { "obstacle_velocity", "id:oid" },
     { "obstacle_valid", "id:oid" },
     { "obstacle_count" },
     { "set_obstacle_z_range", "id:oid", "zmin:number", "zmax:number" },

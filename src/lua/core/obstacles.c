@@ -98,6 +98,34 @@ static int l_set_obstacle_points(lua_State *L) {
     return 0;
 }
 
+static int l_set_obstacle_velocity(lua_State *L) {
+    static const char fn[] = "set_obstacle_velocity";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    double vx = check_num(L, 2, fn);
+    double vy = check_num(L, 3, fn);
+    /* core: id = 1, vx = 2, vy = 3, as in Lua */
+    rvo_status st = rvo_world_set_obstacle_velocity(lw->w, id, (float)vx, (float)vy);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_obstacle_velocity(lua_State *L) {
+    static const char fn[] = "obstacle_velocity";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    rvo_vec2 v;
+    rvo_status st = rvo_world_obstacle_velocity(lw->w, id, &v);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    lua_pushnumber(L, (lua_Number)v.x);
+    lua_pushnumber(L, (lua_Number)v.y);
+    return 2;
+}
+
 static int l_remove_obstacle(lua_State *L) {
     static const char fn[] = "remove_obstacle";
     lworld *lw = check_world(L, fn);
@@ -196,6 +224,8 @@ static int l_obstacles(lua_State *L) {
 const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
                                      {"remove_obstacle", l_remove_obstacle},
                                      {"set_obstacle_points", l_set_obstacle_points},
+                                     {"set_obstacle_velocity", l_set_obstacle_velocity},
+                                     {"obstacle_velocity", l_obstacle_velocity},
                                      {"obstacle_count", l_obstacle_count},
                                      {"obstacle_valid", l_obstacle_valid},
                                      {"set_obstacle_z_range", l_set_obstacle_z_range},
