@@ -125,6 +125,12 @@ rvo_vec2 rvo__detour_pref_slow(rvo_world *w, int32_t i, scratch *s) {
     }
     const float speed = sqrtf(speed_sq);
     const rvo_vec2 h = v2_scale(1.0f / speed, pref);
+    const float dist = sqrtf(nq.best_sq);
+    const rvo_vec2 n = v2_scale(1.0f / dist, v2_sub(p, nq.q)); /* from the outline to the agent */
+    /* a detour starts only for an agent walking into the outline (at a
+     * shallower angle ORCA slides along it by itself); cheapest test first */
+    if (side == 0 && v2_dot(h, n) > -RVO_DETOUR_FACING)
+        return pref;
     /* is the way ahead blocked? */
     const float ahead = RVO_DETOUR_AHEAD * r, clear = RVO_DETOUR_CLEARANCE * r;
     sweep_query sq = {w, p, v2_scale(ahead, h), a->z, a->height, clear * clear, false};
@@ -136,12 +142,8 @@ rvo_vec2 rvo__detour_pref_slow(rvo_world *w, int32_t i, scratch *s) {
         w->detour[i] = 0;
         return pref;
     }
-    const float dist = sqrtf(nq.best_sq);
-    const rvo_vec2 n = v2_scale(1.0f / dist, v2_sub(p, nq.q)); /* from the outline to the agent */
     if (side == 0) {
-        /* only an agent walking into the outline: at a shallower angle ORCA
-         * slides along it by itself */
-        if (v2_dot(h, n) > -RVO_DETOUR_FACING || agent_ahead(w, i, h, s))
+        if (agent_ahead(w, i, h, s))
             return pref;
         side = pick_side(w, &w->obst[w->verts[nq.best].obstacle], p, h);
     }

@@ -51,7 +51,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__ue_new_velocity(w, i, dt, s);
         else if (w->solver == RVO_SOLVER_RVO)
             v = rvo__sampling_new_velocity(w, i, dt, s);
-        else if (w->strict_overlap && !w->rvo2_compat)
+        else if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
             v = rvo__orca_new_velocity(w, i, dt, s, rvo__detour_pref(w, i, s));
         else
             v = rvo__orca_new_velocity(w, i, dt, s, w->pref[i]);
