@@ -38,6 +38,7 @@
 
 ---@class rvo.ObstacleOptions
 ---@field closed? boolean false: an open polyline blocking from both sides (default true: a polygon)
+---@field side? "solid"|"enclosure"|"winding" which side of a polygon agents keep off: solid (outside), enclosure (inside), or by the winding (default; counter-clockwise solid)
 
 ---The nearest hit of world:ray_cast.
 ---@class rvo.RayHit
@@ -393,7 +394,7 @@ function World:set_new_velocities(xy) end
 
 -- Obstacles ------------------------------------------------------------------
 
----A closed polygon (counter-clockwise: solid; clockwise: an enclosure) or,
+---A closed polygon (counter-clockwise: solid; clockwise: an enclosure; opts.side overrides) or,
 ---with closed = false, an open polyline.
 ---@param xy number[] {x1, y1, x2, y2, ...}
 ---@param opts? rvo.ObstacleOptions
@@ -402,6 +403,25 @@ function World:add_obstacle(xy, opts) end
 
 ---@param id rvo.ObstacleId
 function World:remove_obstacle(id) end
+
+---Replaces an obstacle's points, keeping its id, z range, whether it is
+---closed and the side it was added with. On error it keeps its old points.
+---@param id rvo.ObstacleId
+---@param xy number[] {x1, y1, x2, y2, ...}
+function World:set_obstacle_points(id, xy) end
+
+---Sets an obstacle's velocity [m/s] (default 0, 0): each step moves it.
+---With the orca solver agents avoid it as a moving agent; outside
+---rvo2_compat an agent it sweeps over is carried along and pushed out.
+---@param id rvo.ObstacleId
+---@param vx number
+---@param vy number
+function World:set_obstacle_velocity(id, vx, vy) end
+
+---@param id rvo.ObstacleId
+---@return number vx
+---@return number vy
+function World:obstacle_velocity(id) end
 
 ---@param id rvo.ObstacleId
 ---@return boolean
@@ -415,6 +435,21 @@ function World:obstacle_count() end
 ---@param zmin number
 ---@param zmax number
 function World:set_obstacle_z_range(id, zmin, zmax) end
+
+---The points of an obstacle as stored {x1, y1, ...} (close points merged;
+---an open polyline's points once) and whether it is a closed polygon.
+---@param id rvo.ObstacleId
+---@param buf? number[] filled and returned instead of a new table
+---@return number[] xy
+---@return boolean closed
+function World:obstacle_points(id, buf) end
+
+---The live obstacle ids in the order they were added. Without buf: the
+---table and the count; with buf: the count.
+---@param buf? rvo.ObstacleId[]
+---@return rvo.ObstacleId[]|integer ids_or_count
+---@return integer? count
+function World:obstacles(buf) end
 
 -- Queries --------------------------------------------------------------------
 
@@ -433,6 +468,16 @@ function World:neighbors(id, buf) end
 ---@return rvo.AgentId[]|integer list_or_count
 ---@return integer? count
 function World:query_radius(x, y, r, buf) end
+
+---Obstacles with an edge within r of (x, y), nearest first (by their
+---nearest edge; ties by id).
+---@param x number
+---@param y number
+---@param r number [m] (>= 0)
+---@param buf? rvo.ObstacleId[]
+---@return rvo.ObstacleId[]|integer list_or_count
+---@return integer? count
+function World:query_obstacles(x, y, r, buf) end
 
 ---Whether a disc of radius clearance sweeps from (x1, y1) to (x2, y2)
 ---without touching an obstacle.

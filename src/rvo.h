@@ -220,7 +220,12 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *  - a locked agent keeps its lock velocity, but is moved out of an agent
  *    it presses into (its velocity points at the other); one that does not
  *    press stays put against an unlocked agent; two locked agents split by
- *    weight.
+ *    weight;
+ *  - with the ORCA solver, an agent stalled within a radius of an
+ *    obstacle (not an enclosure), heading into it within 45 degrees of
+ *    straight on with no agent touching it ahead, follows the outline to
+ *    the side where the obstacle ends nearer its preferred line (ties to
+ *    the right) until its way ahead is free (solve/detour.h).
  * None of the give-way rules applies to locked agents, weight-0 agents or
  * pairs that do not avoid each other (groups). Off, the soft mode of
  * earlier versions: four soft passes that never move a locked agent, ORCA
@@ -387,9 +392,51 @@ RVO_API const float *rvo_world_velocities_view(const rvo_world *w);
  * sides. Consecutive points less than 1e-6 m apart are merged (a repeat
  * of the first point closing a polygon too). Returns 0 on error. */
 RVO_API rvo_obstacle_id rvo_world_add_obstacle(rvo_world *w, const float *xy, int32_t n, bool closed);
+/* Which side of a closed obstacle is blocked. */
+typedef enum rvo_obstacle_side {
+    RVO_SIDE_WINDING = 0,  /* by the winding, as rvo_world_add_obstacle */
+    RVO_SIDE_SOLID = 1,    /* agents stay outside, whatever the winding */
+    RVO_SIDE_ENCLOSURE = 2 /* agents stay inside, whatever the winding */
+} rvo_obstacle_side;
+/* rvo_world_add_obstacle with the side given: the points are stored
+ * counter-clockwise for a solid, clockwise for an enclosure (reversed
+ * after the first point when given the other way), so engines with y
+ * pointing down need not flip them. An open polyline (closed = false)
+ * takes only RVO_SIDE_WINDING; a closed one that merges down to two
+ * points is a segment, blocking from both sides. */
+RVO_API rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32_t n, bool closed,
+                                                    rvo_obstacle_side side);
 RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
+/* Replaces an obstacle's points (n of them at xy, taken as
+ * rvo_world_add_obstacle takes them), keeping its id, its z range, whether
+ * it is closed and the side it was added with. On error (argument 2 for the
+ * points) the obstacle keeps its old points. */
+RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
+                                                 int32_t n);
+/* An obstacle's velocity [m/s] (default 0): each integrate moves it by
+ * velocity * dt. With the ORCA solver agents avoid it as they avoid a
+ * moving agent (in its frame, within time_horizon_obst); the other solvers
+ * see it where it is. Outside rvo2_compat, an agent it sweeps over in a
+ * step is carried along at the edge that met it, and the overlap passes
+ * push it out of the edge's clearance. vx, vy finite, within [-1e9, 1e9].
+ * An obstacle that a step would carry out of [-1e9, 1e9] (or whose points
+ * rounding would merge) stays where it is that step. */
+RVO_API rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy);
+RVO_API rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
 RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
+
+/* Copies up to cap obstacle ids in the world's obstacle order (the order
+ * they were added in; removing one keeps the order of the others).
+ * Returns the obstacle count. */
+RVO_API int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap);
+/* The points of an obstacle as stored (close points merged; an open
+ * polyline's points once, in order): writes up to cap points (x, y pairs)
+ * into xy and, when closed is not NULL, whether it is a polygon (a
+ * two-point obstacle is an open segment). Returns the number of points, or
+ * a negative rvo_status. */
+RVO_API int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap,
+                                          bool *closed);
 
 /* ---- queries (on the current positions) ------------------------------- */
 
@@ -401,6 +448,11 @@ RVO_API int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_age
  * Writes up to cap; returns the total found, or a negative rvo_status. */
 RVO_API int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out,
                                        int32_t cap);
+/* Obstacles with an edge within r [m] (>= 0) of (x, y), nearest first (by
+ * the distance to their nearest edge; ties by id). Writes up to cap ids;
+ * returns the total found, or a negative rvo_status. Cost: every edge. */
+RVO_API int32_t rvo_world_query_obstacles(rvo_world *w, float x, float y, float r, rvo_obstacle_id *out,
+                                          int32_t cap);
 /* 1 if a disc of the given clearance radius can sweep from (x1,y1) to
  * (x2,y2) without touching an obstacle edge, 0 if not, negative on error. */
 RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, float y2, float clearance);
@@ -504,7 +556,8 @@ RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 
 /* ---- snapshots (src/snapshot.c) ------------------------------------------
  * A snapshot is the whole world as bytes: every agent with all its
- * parameters, velocities and lock; obstacles with their ids and z ranges;
+ * parameters, velocities, lock, stall time and detour side; obstacles with
+ * their ids, z ranges, velocities and the side they were added with;
  * both id pools (generations and free lists, so a loaded world issues the
  * ids the original would); time step, thread count, seed, height margin,
  * agent defaults, solver and sampling settings, rvo2_compat; and the phase

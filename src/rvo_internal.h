@@ -11,6 +11,7 @@
 #include "base/pool.h"
 #include "index/grid.h"
 #include "index/scratch.h"
+#include "solve/detour.h"
 #include "solve/give_way.h"
 #include "solve/orca.h"
 #include "solve/separate.h"

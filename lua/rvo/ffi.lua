@@ -147,7 +147,7 @@ local agent_fields = {
     "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
     "vx", "vy", "pvx", "pvy",
 }
-local obstacle_fields = { "closed" }
+local obstacle_fields = { "closed", "side" }
 
 local function set_of(list)
     local s = {}
@@ -871,14 +871,36 @@ methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 ---------------------------------------------------------------------------
 -- Obstacles.
 
-local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2 } -- core: xy, n, closed
+local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2, [4] = 2 } -- core: xy, n, closed, side
+local SIDES = { winding = 0, solid = 1, enclosure = 2 }
+
+-- The flat list pts (argument arg) into the float scratch: buffer, length.
+local function read_points(pts, arg, fn)
+    local len = list_len(pts, #pts)
+    if len % 2 ~= 0 then
+        error(format("bad argument #%d to '%s' (even number of coordinates expected, got %d)", arg, fn, len), 3)
+    end
+    if len > 2 * 16777215 then
+        error(format("bad argument #%d to '%s' (too many points)", arg, fn), 3)
+    end
+    local b = floats(len)
+    for i = 1, len do
+        local v = pts[i]
+        if type(v) ~= "number" then
+            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
+                type_name(v)), 3)
+        end
+        b[i - 1] = v
+    end
+    return b, len
+end
 
 function methods.add_obstacle(self, pts, opts)
     local fn = "add_obstacle"
     local w = getmetatable(self) == World and self._w
     if not w then bad_self(self, fn) end
     if type(pts) ~= "table" then type_fail(1, fn, "table", pts) end
-    local closed = true
+    local closed, side = true, 0
     if opts ~= nil then
         if type(opts) ~= "table" then type_fail(2, fn, "table", opts) end
         local err = check_fields(opts, obstacle_known)
@@ -889,23 +911,16 @@ function methods.add_obstacle(self, pts, opts)
         elseif c ~= nil then
             arg_fail(2, fn, "field 'closed': boolean expected, got " .. type_name(c))
         end
-    end
-    local len = list_len(pts, #pts)
-    if len % 2 ~= 0 then
-        arg_fail(1, fn, format("even number of coordinates expected, got %d", len))
-    end
-    if len > 2 * 16777215 then
-        arg_fail(1, fn, "too many points")
-    end
-    local b = floats(len)
-    for i = 1, len do
-        local v = pts[i]
-        if type(v) ~= "number" then
-            arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
+        local sd = opts.side
+        if type(sd) == "string" then
+            side = SIDES[sd]
+            if not side then arg_fail(2, fn, "field 'side' must be 'solid', 'enclosure' or 'winding'") end
+        elseif sd ~= nil then
+            arg_fail(2, fn, "field 'side': string expected, got " .. type_name(sd))
         end
-        b[i - 1] = v
     end
-    local id = C.rvo_world_add_obstacle(w, b, len / 2, closed)
+    local b, len = read_points(pts, 1, fn)
+    local id = C.rvo_world_add_obstacle_side(w, b, len / 2, closed, side)
     if id == 0 then core_fail(w, -1, fn, OBSTACLE_MAP) end
     return tonumber(id)
 end
@@ -921,6 +936,22 @@ function methods.set_obstacle_z_range(self, id, zmin, zmax)
     local st = C.rvo_obstacle_set_z_range(w, to_id(id), zmin, zmax)
     if st ~= 0 then core_fail(w, st, fn) end
 end
+
+local SET_POINTS_MAP = { [1] = 1, [2] = 2, [3] = 2 } -- core: id, xy, n
+
+function methods.set_obstacle_points(self, id, pts)
+    local fn = "set_obstacle_points"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if type(pts) ~= "table" then type_fail(2, fn, "table", pts) end
+    local b, len = read_points(pts, 2, fn)
+    local st = C.rvo_world_set_obstacle_points(w, to_id(id), b, len / 2)
+    if st ~= 0 then core_fail(w, st, fn, SET_POINTS_MAP) end
+end
+
+-- obstacle_velocity(id) -> vx, vy; set_obstacle_velocity(id, vx, vy)
+vector_methods("obstacle_velocity", C.rvo_world_obstacle_velocity, C.rvo_world_set_obstacle_velocity)
 
 function methods.remove_obstacle(self, id)
     local w = getmetatable(self) == World and self._w
@@ -942,6 +973,52 @@ function methods.obstacle_valid(self, id)
     if type(id) ~= "number" then type_fail(1, "obstacle_valid", "number", id) end
     id = to_id(id)
     return id ~= 0 and C.rvo_world_obstacle_valid(w, id)
+end
+
+local bool_out = ffi.new("bool[1]")
+
+-- xy, closed (xy: buf when given)
+function methods.obstacle_points(self, id, buf)
+    local fn = "obstacle_points"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(2, fn, "table", buf) end
+    id = to_id(id)
+    local b = floats(64)
+    local n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+    if n > floor(fcap / 2) then
+        b = floats(2 * n)
+        n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    local t = buf or {}
+    for i = 1, 2 * n do
+        t[i] = b[i - 1]
+    end
+    clear_tail(t, 2 * n + 1)
+    return t, bool_out[0]
+end
+
+function methods.obstacles(self, buf)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, "obstacles") end
+    local t = buf
+    if t == nil then
+        t = {}
+    elseif type(t) ~= "table" then
+        type_fail(1, "obstacles", "table", buf)
+    end
+    local n = C.rvo_world_obstacle_count(w)
+    local b = id_buffer(n)
+    local got = C.rvo_world_obstacle_ids(w, b, n)
+    if got < n then n = got < 0 and 0 or got end
+    for i = 1, n do
+        t[i] = tonumber(b[i - 1])
+    end
+    clear_tail(t, n + 1)
+    if buf == nil then return t, n end
+    return n
 end
 
 ---------------------------------------------------------------------------
@@ -988,6 +1065,25 @@ function methods.query_radius(self, x, y, r, buf)
     if n > icap then
         b = id_buffer(n)
         n = C.rvo_world_query_radius(w, x, y, r, b, icap)
+    end
+    if n < 0 then core_fail(w, n, fn) end
+    if n > icap then n = icap end
+    return id_list(b, n, buf)
+end
+
+function methods.query_obstacles(self, x, y, r, buf)
+    local fn = "query_obstacles"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(x) ~= "number" then type_fail(1, fn, "number", x) end
+    if type(y) ~= "number" then type_fail(2, fn, "number", y) end
+    if type(r) ~= "number" then type_fail(3, fn, "number", r) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(4, fn, "table", buf) end
+    local b = id_buffer(64)
+    local n = C.rvo_world_query_obstacles(w, x, y, r, b, icap)
+    if n > icap then
+        b = id_buffer(n)
+        n = C.rvo_world_query_obstacles(w, x, y, r, b, icap)
     end
     if n < 0 then core_fail(w, n, fn) end
     if n > icap then n = icap end

@@ -83,6 +83,82 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
 
 /* ---- line of sight --------------------------------------------------------- */
 
+/* ---- obstacles near a point ------------------------------------------------ */
+
+typedef struct obst_hit {
+    double dist_sq; /* to the obstacle's nearest edge */
+    rvo_obstacle_id id;
+} obst_hit;
+
+typedef struct obst_near_query {
+    const rvo_world *w;
+    double x, y;
+    obst_hit *best; /* per obstacle, dense order */
+} obst_near_query;
+
+static void visit_obst_near(void *ctx, int32_t e) {
+    obst_near_query *q = ctx;
+    const obst_vertex *v = &q->w->verts[e];
+    const rvo_vec2 a = v->point, b = q->w->verts[v->next].point;
+    const double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
+    const double px = q->x - a.x, py = q->y - a.y, len = dx * dx + dy * dy;
+    double t = len > 0 ? (px * dx + py * dy) / len : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const double ex = px - t * dx, ey = py - t * dy, d = ex * ex + ey * ey;
+    if (d < q->best[v->obstacle].dist_sq)
+        q->best[v->obstacle].dist_sq = d;
+}
+
+static int cmp_obst_hit(const void *a, const void *b) {
+    const obst_hit *x = a, *y = b;
+    if (x->dist_sq != y->dist_sq)
+        return x->dist_sq < y->dist_sq ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int32_t rvo_world_query_obstacles(rvo_world *w, float x, float y, float r, rvo_obstacle_id *out,
+                                  int32_t cap) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    char buf[64];
+    const char *e;
+    if ((e = rvo__check_coord("x", x, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
+    if ((e = rvo__check_coord("y", y, buf, sizeof buf)))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
+    if (!isfinite(r) || r < 0 || r > RVO_MAX_COORD)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be within [0, 1e9]");
+    if (cap < 0 || (cap > 0 && !out))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
+    if (w->obst_count == 0) {
+        rvo__ok(w);
+        return 0;
+    }
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    const size_t size = sizeof(obst_hit) * (size_t)w->obst_count;
+    obst_hit *best = rvo__realloc(w, NULL, 0, size);
+    if (!best)
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (int32_t k = 0; k < w->obst_count; ++k) {
+        best[k].dist_sq = INFINITY;
+        best[k].id = w->obst[k].id;
+    }
+    obst_near_query q = {w, x, y, best};
+    rvo__edge_grid_visit(w, &w->scratch[0], x - r, y - r, x + r, y + r, visit_obst_near, &q);
+    const double r_sq = (double)r * r;
+    int32_t n = 0;
+    for (int32_t k = 0; k < w->obst_count; ++k)
+        if (best[k].dist_sq <= r_sq)
+            best[n++] = best[k];
+    qsort(best, (size_t)n, sizeof *best, cmp_obst_hit);
+    for (int32_t k = 0; k < n && k < cap; ++k)
+        out[k] = best[k].id;
+    rvo__realloc(w, best, size, 0);
+    rvo__ok(w);
+    return n;
+}
+
 /* Squared distance between segments p1-q1 and p2-q2 (0 when they cross),
  * in double: the answer decides visibility and should not flicker. */
 static double seg_seg_dist_sq(double p1x, double p1y, double q1x, double q1y, double p2x, double p2y,

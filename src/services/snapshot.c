@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SNAP_VERSION 1u
+/* 2: per agent, the side it goes round an obstacle on (solve/detour.c);
+ * per obstacle, its side and closed flag as added (for reshaping) and its
+ * velocity */
+#define SNAP_VERSION 2u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -174,6 +177,11 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
     io_f32(s, &a->height);
     io_i32(s, &a->locked);
     io_f32(s, &w->stall[i]); /* stall events */
+    if (s->version >= 2) {
+        int32_t side = w->detour[i];
+        io_i32(s, &side);
+        w->detour[i] = (int8_t)(side < -1 ? -2 : side > 1 ? 2 : side); /* out of range: caught by validate */
+    }
 }
 
 static void visit_agents(snap_io *s, rvo_world *w) {
@@ -233,6 +241,15 @@ static void visit_obstacle(snap_io *s, rvo_world *w, int32_t k) {
     io_u64(s, &o->id);
     io_f32(s, &o->zmin);
     io_f32(s, &o->zmax);
+    if (s->version >= 2) {
+        int32_t side = o->side;
+        bool asked = o->asked_closed;
+        io_i32(s, &side);
+        io_bool(s, &asked);
+        o->side = (int8_t)(side < 0 || side > 2 ? -1 : side); /* out of range: caught by validate */
+        o->asked_closed = asked;
+        io_vec2(s, &o->vel);
+    }
 }
 
 static void visit_obstacles(snap_io *s, rvo_world *w) {
@@ -382,6 +399,8 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             e = "bad lock flag";
         else if (!(w->stall[i] >= 0) || !isfinite(w->stall[i]))
             e = "bad stall time";
+        else if (w->detour[i] < -1 || w->detour[i] > 1)
+            e = "bad detour side";
         if (e) {
             snprintf(buf, n, "agent %ld: %s", (long)i + 1, e);
             return buf;
@@ -395,6 +414,19 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
         if (isnan(o->zmin) || o->zmin == INFINITY || isnan(o->zmax) || o->zmax == -INFINITY ||
             o->zmin > o->zmax) {
             snprintf(buf, n, "obstacle %ld: bad z range", (long)k + 1);
+            return buf;
+        }
+        if (!isfinite(o->vel.x) || !isfinite(o->vel.y) || fabsf(o->vel.x) > RVO_MAX_COORD ||
+            fabsf(o->vel.y) > RVO_MAX_COORD) {
+            snprintf(buf, n, "obstacle %ld: bad velocity", (long)k + 1);
+            return buf;
+        }
+        /* a side needs a closed obstacle, and its ring is stored wound for it */
+        if (o->side < 0 || (o->closed && !o->asked_closed) ||
+            (o->side != RVO_SIDE_WINDING && !o->asked_closed) ||
+            (o->closed && o->side == RVO_SIDE_SOLID && o->enclosure) ||
+            (o->closed && o->side == RVO_SIDE_ENCLOSURE && !o->enclosure)) {
+            snprintf(buf, n, "obstacle %ld: bad side", (long)k + 1);
             return buf;
         }
     }
@@ -538,6 +570,7 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     w->n_filtering = 0;
     for (int32_t i = 0; i < w->count; ++i)
         w->n_filtering += filters_pairs(&w->prm[i]);
+    rvo__obstacles_moving_update(w);
     w->grid.valid = false;
     w->egrid.valid = false;
     rvo__ok(w);

@@ -50,11 +50,13 @@ static void visit_edge(void *ctx, int32_t e) {
     q->out[j].id = 0;
 }
 
-/* Edges within time_horizon_obst * max_speed + radius, nearest first. */
+/* Edges within time_horizon_obst * max_speed + radius, nearest first (plus
+ * time_horizon_obst * the fastest obstacle's speed, while any moves). */
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
     const agent_params *a = &w->prm[i];
-    obst_query q = {
-        w, w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * a->max_speed + a->radius), s->obst, 0};
+    const float speed = w->obst_moving > 0 ? a->max_speed + w->obst_max_speed : a->max_speed;
+    obst_query q = {w,       w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * speed + a->radius),
+                    s->obst, 0};
     const float r = sqrtf(q.range_sq);
     rvo__edge_grid_visit(w, s, q.p.x - r, q.p.y - r, q.p.x + r, q.p.y + r, visit_edge, &q);
     return q.n;
@@ -187,189 +189,212 @@ void rvo__lp3(const orca_line *lines, int32_t n, int32_t num_obst, int32_t begin
 
 /* ---- ORCA lines ------------------------------------------------------------ */
 
+/* A line built relative to a moving obstacle, back in the agent's own
+ * velocity space: shifted by the obstacle's velocity. */
+static inline orca_line shifted(orca_line line, rvo_vec2 vo, bool moving) {
+    if (moving)
+        line.point = v2_add(line.point, vo);
+    return line;
+}
+
 static int32_t obstacle_lines(const rvo_world *w, int32_t ai, scratch *s, int32_t nobst) {
-    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
+    const rvo_vec2 position = w->pos[ai], agent_velocity = w->vel[ai];
     const float radius = w->prm[ai].radius;
     const float inv_th = 1.0f / rvo__min_time(w->prm[ai].time_horizon_obst);
     orca_line *lines = s->lines;
     int32_t nl = 0;
+    /* Static edges first, as RVO2 builds them; then the edges of moving
+     * obstacles, each avoided in its own frame (relative velocity, as a
+     * moving agent is), never skipped as covered by another's lines. */
+    const int passes = w->obst_moving > 0 ? 2 : 1;
 
-    for (int32_t k = 0; k < nobst; ++k) {
-        const obst_vertex *o1 = &w->verts[s->obst[k].index];
-        const obst_vertex *o2 = &w->verts[o1->next];
-        const rvo_vec2 rel1 = v2_sub(o1->point, position);
-        const rvo_vec2 rel2 = v2_sub(o2->point, position);
-
-        /* Skip if the lines built so far already cover this obstacle's VO. */
-        bool covered = false;
-        for (int32_t j = 0; j < nl; ++j) {
-            if (v2_det(v2_sub(v2_scale(inv_th, rel1), lines[j].point), lines[j].direction) -
-                        inv_th * radius >=
-                    -RVO_EPSILON &&
-                v2_det(v2_sub(v2_scale(inv_th, rel2), lines[j].point), lines[j].direction) -
-                        inv_th * radius >=
-                    -RVO_EPSILON) {
-                covered = true;
-                break;
-            }
-        }
-        if (covered)
-            continue;
-
-        const float dist_sq1 = v2_abs_sq(rel1);
-        const float dist_sq2 = v2_abs_sq(rel2);
-        const float radius_sq = sqrf(radius);
-        const rvo_vec2 obstacle_vector = v2_sub(o2->point, o1->point);
-        const float sv = v2_dot(v2_neg(rel1), obstacle_vector) / v2_abs_sq(obstacle_vector);
-        const float dist_sq_line = v2_abs_sq(v2_sub(v2_neg(rel1), v2_scale(sv, obstacle_vector)));
-        orca_line line;
-
-        if (sv < 0.0f && dist_sq1 <= radius_sq) {
-            /* Collision with the left vertex; ignored if non-convex. */
-            if (o1->convex) {
-                line.point = v2(0.0f, 0.0f);
-                line.direction = dist_sq1 > 0.0f ? v2_normalize(v2(-rel1.y, rel1.x)) : v2_neg(o1->unit_dir);
-                lines[nl++] = line;
-            }
-            continue;
-        } else if (sv >= 1.0f && dist_sq2 <= radius_sq) {
-            /* Collision with the right vertex; ignored if non-convex or if the
-             * neighbouring edge takes care of it. (RVO2 tests sv > 1 and, at
-             * sv == 1 exactly, takes the square root of a negative number;
-             * found by fuzzing.) */
-            if (o2->convex && v2_det(rel2, o2->unit_dir) >= 0.0f) {
-                line.point = v2(0.0f, 0.0f);
-                line.direction = dist_sq2 > 0.0f ? v2_normalize(v2(-rel2.y, rel2.x)) : v2_neg(o1->unit_dir);
-                lines[nl++] = line;
-            }
-            continue;
-        } else if (sv >= 0.0f && sv < 1.0f && dist_sq_line <= radius_sq) {
-            /* Collision with the segment. */
-            line.point = v2(0.0f, 0.0f);
-            line.direction = v2_neg(o1->unit_dir);
-            lines[nl++] = line;
-            continue;
-        }
-
-        /* No collision: compute the legs. Seen obliquely, both legs can come
-         * from one vertex; at a non-convex vertex a leg extends the cut-off. */
-        rvo_vec2 left_leg, right_leg;
-        if (sv < 0.0f && dist_sq_line <= radius_sq) {
-            /* Seen obliquely: the left vertex defines the velocity obstacle. */
-            if (!o1->convex)
+    for (int pass = 0; pass < passes; ++pass)
+        for (int32_t k = 0; k < nobst; ++k) {
+            const obst_vertex *o1 = &w->verts[s->obst[k].index];
+            const obst_vertex *o2 = &w->verts[o1->next];
+            const rvo_vec2 vo = passes > 1 ? w->obst[o1->obstacle].vel : v2(0.0f, 0.0f);
+            const bool moving = vo.x != 0.0f || vo.y != 0.0f;
+            if (moving != (pass == 1))
                 continue;
-            o2 = o1;
-            const float leg1 = sqrtf(dist_sq1 - radius_sq);
-            left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
-            right_leg =
-                v2_div(v2(rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1), dist_sq1);
-        } else if (sv > 1.0f && dist_sq_line <= radius_sq) {
-            /* Seen obliquely: the right vertex defines it. */
-            if (!o2->convex)
+            const rvo_vec2 velocity = moving ? v2_sub(agent_velocity, vo) : agent_velocity;
+            const rvo_vec2 rel1 = v2_sub(o1->point, position);
+            const rvo_vec2 rel2 = v2_sub(o2->point, position);
+
+            /* Skip if the lines built so far already cover this obstacle's VO. */
+            bool covered = false;
+            for (int32_t j = 0; j < (moving ? 0 : nl); ++j) {
+                if (v2_det(v2_sub(v2_scale(inv_th, rel1), lines[j].point), lines[j].direction) -
+                            inv_th * radius >=
+                        -RVO_EPSILON &&
+                    v2_det(v2_sub(v2_scale(inv_th, rel2), lines[j].point), lines[j].direction) -
+                            inv_th * radius >=
+                        -RVO_EPSILON) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (covered)
                 continue;
-            o1 = o2;
-            const float leg2 = sqrtf(dist_sq2 - radius_sq);
-            left_leg = v2_div(v2(rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2), dist_sq2);
-            right_leg =
-                v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
-        } else {
-            /* The usual case. */
-            if (o1->convex) {
+
+            const float dist_sq1 = v2_abs_sq(rel1);
+            const float dist_sq2 = v2_abs_sq(rel2);
+            const float radius_sq = sqrf(radius);
+            const rvo_vec2 obstacle_vector = v2_sub(o2->point, o1->point);
+            const float sv = v2_dot(v2_neg(rel1), obstacle_vector) / v2_abs_sq(obstacle_vector);
+            const float dist_sq_line = v2_abs_sq(v2_sub(v2_neg(rel1), v2_scale(sv, obstacle_vector)));
+            orca_line line;
+
+            if (sv < 0.0f && dist_sq1 <= radius_sq) {
+                /* Collision with the left vertex; ignored if non-convex. */
+                if (o1->convex) {
+                    line.point = v2(0.0f, 0.0f);
+                    line.direction =
+                        dist_sq1 > 0.0f ? v2_normalize(v2(-rel1.y, rel1.x)) : v2_neg(o1->unit_dir);
+                    lines[nl++] = shifted(line, vo, moving);
+                }
+                continue;
+            } else if (sv >= 1.0f && dist_sq2 <= radius_sq) {
+                /* Collision with the right vertex; ignored if non-convex or if the
+                 * neighbouring edge takes care of it. (RVO2 tests sv > 1 and, at
+                 * sv == 1 exactly, takes the square root of a negative number;
+                 * found by fuzzing.) */
+                if (o2->convex && v2_det(rel2, o2->unit_dir) >= 0.0f) {
+                    line.point = v2(0.0f, 0.0f);
+                    line.direction =
+                        dist_sq2 > 0.0f ? v2_normalize(v2(-rel2.y, rel2.x)) : v2_neg(o1->unit_dir);
+                    lines[nl++] = shifted(line, vo, moving);
+                }
+                continue;
+            } else if (sv >= 0.0f && sv < 1.0f && dist_sq_line <= radius_sq) {
+                /* Collision with the segment. */
+                line.point = v2(0.0f, 0.0f);
+                line.direction = v2_neg(o1->unit_dir);
+                lines[nl++] = shifted(line, vo, moving);
+                continue;
+            }
+
+            /* No collision: compute the legs. Seen obliquely, both legs can come
+             * from one vertex; at a non-convex vertex a leg extends the cut-off. */
+            rvo_vec2 left_leg, right_leg;
+            if (sv < 0.0f && dist_sq_line <= radius_sq) {
+                /* Seen obliquely: the left vertex defines the velocity obstacle. */
+                if (!o1->convex)
+                    continue;
+                o2 = o1;
                 const float leg1 = sqrtf(dist_sq1 - radius_sq);
                 left_leg =
                     v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1), dist_sq1);
-            } else {
-                left_leg = v2_neg(o1->unit_dir); /* non-convex: extends the cut-off line */
-            }
-            if (o2->convex) {
+                right_leg =
+                    v2_div(v2(rel1.x * leg1 + rel1.y * radius, -rel1.x * radius + rel1.y * leg1), dist_sq1);
+            } else if (sv > 1.0f && dist_sq_line <= radius_sq) {
+                /* Seen obliquely: the right vertex defines it. */
+                if (!o2->convex)
+                    continue;
+                o1 = o2;
                 const float leg2 = sqrtf(dist_sq2 - radius_sq);
+                left_leg =
+                    v2_div(v2(rel2.x * leg2 - rel2.y * radius, rel2.x * radius + rel2.y * leg2), dist_sq2);
                 right_leg =
                     v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2), dist_sq2);
             } else {
-                right_leg = o1->unit_dir;
+                /* The usual case. */
+                if (o1->convex) {
+                    const float leg1 = sqrtf(dist_sq1 - radius_sq);
+                    left_leg = v2_div(v2(rel1.x * leg1 - rel1.y * radius, rel1.x * radius + rel1.y * leg1),
+                                      dist_sq1);
+                } else {
+                    left_leg = v2_neg(o1->unit_dir); /* non-convex: extends the cut-off line */
+                }
+                if (o2->convex) {
+                    const float leg2 = sqrtf(dist_sq2 - radius_sq);
+                    right_leg = v2_div(v2(rel2.x * leg2 + rel2.y * radius, -rel2.x * radius + rel2.y * leg2),
+                                       dist_sq2);
+                } else {
+                    right_leg = o1->unit_dir;
+                }
+            }
+
+            /* A leg may not point into the neighbouring edge at a convex vertex:
+             * take that edge's cut-off line instead ("foreign" leg, which adds no
+             * constraint if the velocity projects onto it). */
+            const obst_vertex *left_neighbor = &w->verts[o1->prev];
+            bool left_foreign = false, right_foreign = false;
+            if (o1->convex && v2_det(left_leg, v2_neg(left_neighbor->unit_dir)) >= 0.0f) {
+                left_leg = v2_neg(left_neighbor->unit_dir);
+                left_foreign = true;
+            }
+            if (o2->convex && v2_det(right_leg, o2->unit_dir) <= 0.0f) {
+                right_leg = o2->unit_dir;
+                right_foreign = true;
+            }
+
+            /* Cut-off centres. */
+            const rvo_vec2 left_cutoff = v2_scale(inv_th, v2_sub(o1->point, position));
+            const rvo_vec2 right_cutoff = v2_scale(inv_th, v2_sub(o2->point, position));
+            const rvo_vec2 cutoff_vec = v2_sub(right_cutoff, left_cutoff);
+            const bool same = o1 == o2;
+
+            /* Project the current velocity on the velocity obstacle. */
+            const float t =
+                same ? 0.5f : v2_dot(v2_sub(velocity, left_cutoff), cutoff_vec) / v2_abs_sq(cutoff_vec);
+            const float t_left = v2_dot(v2_sub(velocity, left_cutoff), left_leg);
+            const float t_right = v2_dot(v2_sub(velocity, right_cutoff), right_leg);
+
+            if ((t < 0.0f && t_left < 0.0f) || (same && t_left < 0.0f && t_right < 0.0f)) {
+                /* On the left cut-off circle. */
+                const rvo_vec2 wv = v2_sub(velocity, left_cutoff);
+                const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel1));
+                line.direction = v2(unit_w.y, -unit_w.x);
+                line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, unit_w));
+                lines[nl++] = shifted(line, vo, moving);
+                continue;
+            } else if (t > 1.0f && t_right < 0.0f) {
+                /* On the right cut-off circle. */
+                const rvo_vec2 wv = v2_sub(velocity, right_cutoff);
+                const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel2));
+                line.direction = v2(unit_w.y, -unit_w.x);
+                line.point = v2_add(right_cutoff, v2_scale(radius * inv_th, unit_w));
+                lines[nl++] = shifted(line, vo, moving);
+                continue;
+            }
+
+            /* Project on the left leg, right leg or cut-off line, whichever is closest. */
+            const float dist_sq_cutoff =
+                (t < 0.0f || t > 1.0f || same)
+                    ? INFINITY
+                    : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t, cutoff_vec))));
+            const float dist_sq_left =
+                t_left < 0.0f ? INFINITY
+                              : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t_left, left_leg))));
+            const float dist_sq_right =
+                t_right < 0.0f
+                    ? INFINITY
+                    : v2_abs_sq(v2_sub(velocity, v2_add(right_cutoff, v2_scale(t_right, right_leg))));
+
+            if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
+                /* On the cut-off line. */
+                line.direction = v2_neg(o1->unit_dir);
+                line.point =
+                    v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+                lines[nl++] = shifted(line, vo, moving);
+            } else if (dist_sq_left <= dist_sq_right) {
+                /* On the left leg. */
+                if (left_foreign)
+                    continue;
+                line.direction = left_leg;
+                line.point =
+                    v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+                lines[nl++] = shifted(line, vo, moving);
+            } else {
+                /* On the right leg. */
+                if (right_foreign)
+                    continue;
+                line.direction = v2_neg(right_leg);
+                line.point =
+                    v2_add(right_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
+                lines[nl++] = shifted(line, vo, moving);
             }
         }
-
-        /* A leg may not point into the neighbouring edge at a convex vertex:
-         * take that edge's cut-off line instead ("foreign" leg, which adds no
-         * constraint if the velocity projects onto it). */
-        const obst_vertex *left_neighbor = &w->verts[o1->prev];
-        bool left_foreign = false, right_foreign = false;
-        if (o1->convex && v2_det(left_leg, v2_neg(left_neighbor->unit_dir)) >= 0.0f) {
-            left_leg = v2_neg(left_neighbor->unit_dir);
-            left_foreign = true;
-        }
-        if (o2->convex && v2_det(right_leg, o2->unit_dir) <= 0.0f) {
-            right_leg = o2->unit_dir;
-            right_foreign = true;
-        }
-
-        /* Cut-off centres. */
-        const rvo_vec2 left_cutoff = v2_scale(inv_th, v2_sub(o1->point, position));
-        const rvo_vec2 right_cutoff = v2_scale(inv_th, v2_sub(o2->point, position));
-        const rvo_vec2 cutoff_vec = v2_sub(right_cutoff, left_cutoff);
-        const bool same = o1 == o2;
-
-        /* Project the current velocity on the velocity obstacle. */
-        const float t =
-            same ? 0.5f : v2_dot(v2_sub(velocity, left_cutoff), cutoff_vec) / v2_abs_sq(cutoff_vec);
-        const float t_left = v2_dot(v2_sub(velocity, left_cutoff), left_leg);
-        const float t_right = v2_dot(v2_sub(velocity, right_cutoff), right_leg);
-
-        if ((t < 0.0f && t_left < 0.0f) || (same && t_left < 0.0f && t_right < 0.0f)) {
-            /* On the left cut-off circle. */
-            const rvo_vec2 wv = v2_sub(velocity, left_cutoff);
-            const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel1));
-            line.direction = v2(unit_w.y, -unit_w.x);
-            line.point = v2_add(left_cutoff, v2_scale(radius * inv_th, unit_w));
-            lines[nl++] = line;
-            continue;
-        } else if (t > 1.0f && t_right < 0.0f) {
-            /* On the right cut-off circle. */
-            const rvo_vec2 wv = v2_sub(velocity, right_cutoff);
-            const rvo_vec2 unit_w = v2_abs_sq(wv) > 0.0f ? v2_normalize(wv) : v2_normalize(v2_neg(rel2));
-            line.direction = v2(unit_w.y, -unit_w.x);
-            line.point = v2_add(right_cutoff, v2_scale(radius * inv_th, unit_w));
-            lines[nl++] = line;
-            continue;
-        }
-
-        /* Project on the left leg, right leg or cut-off line, whichever is closest. */
-        const float dist_sq_cutoff =
-            (t < 0.0f || t > 1.0f || same)
-                ? INFINITY
-                : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t, cutoff_vec))));
-        const float dist_sq_left =
-            t_left < 0.0f ? INFINITY
-                          : v2_abs_sq(v2_sub(velocity, v2_add(left_cutoff, v2_scale(t_left, left_leg))));
-        const float dist_sq_right =
-            t_right < 0.0f ? INFINITY
-                           : v2_abs_sq(v2_sub(velocity, v2_add(right_cutoff, v2_scale(t_right, right_leg))));
-
-        if (dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right) {
-            /* On the cut-off line. */
-            line.direction = v2_neg(o1->unit_dir);
-            line.point =
-                v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
-            lines[nl++] = line;
-        } else if (dist_sq_left <= dist_sq_right) {
-            /* On the left leg. */
-            if (left_foreign)
-                continue;
-            line.direction = left_leg;
-            line.point =
-                v2_add(left_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
-            lines[nl++] = line;
-        } else {
-            /* On the right leg. */
-            if (right_foreign)
-                continue;
-            line.direction = v2_neg(right_leg);
-            line.point =
-                v2_add(right_cutoff, v2_scale(radius * inv_th, v2(-line.direction.y, line.direction.x)));
-            lines[nl++] = line;
-        }
-    }
     return nl;
 }
 
@@ -753,13 +778,13 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
 #endif
 }
 
-rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s) {
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref) {
     int32_t nol;
     const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
     RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 result;
-    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, w->pref[i], false, &result);
+    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, pref, false, &result);
     if (fail < nl)
         rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
     if (!v2_finite(result))

@@ -30,7 +30,9 @@
 #ifndef RVO_HEAD_ON_SIN /* -D to tune */
 #define RVO_HEAD_ON_SIN 0.02f
 #endif
-rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s);
+/* pref: the velocity the linear program aims for (the agent's preferred
+ * velocity, or its detour's: solve/detour.h). */
+rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref);
 int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst);
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
 int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P);

@@ -88,6 +88,35 @@ typedef struct push_ctx {
     bool moved;
 } push_ctx;
 
+/* Is p inside the closed ring of obstacle ob (crossing number)? */
+static bool inside_ring(const rvo_world *w, const obstacle *ob, rvo_vec2 p) {
+    bool in = false;
+    for (int32_t k = ob->first; k < ob->first + ob->count; ++k) {
+        const rvo_vec2 a = w->verts[k].point, b = w->verts[w->verts[k].next].point;
+        if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x))
+            in = !in;
+    }
+    return in;
+}
+
+/* An agent the passes between agents squeezed into a moving solid, within
+ * a radius of an edge that faces the motion: out in front of that edge
+ * (else the obstacle would carry on with the agent inside it). */
+static void push_ahead_of_moving(push_ctx *c, int32_t e, const obstacle *ob) {
+    const obst_vertex *v1 = &c->w->verts[e];
+    const rvo_vec2 out = v2(v1->unit_dir.y, -v1->unit_dir.x);
+    if (!ob->closed || ob->enclosure || !(v2_dot(out, ob->vel) > 0.0f))
+        return;
+    const rvo_vec2 a = v1->point, ab = v2_sub(c->w->verts[v1->next].point, a);
+    float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+    if (!(v2_abs_sq(v2_sub(c->p, q)) < sqrf(c->radius)) || !inside_ring(c->w, ob, c->p))
+        return;
+    c->p = v2_add(q, v2_scale(c->radius, out));
+    c->moved = true;
+}
+
 /* Moves p out of an obstacle edge it overlaps from the outside. */
 static void push_from_edge(void *ctx, int32_t e) {
     push_ctx *c = ctx;
@@ -98,8 +127,11 @@ static void push_from_edge(void *ctx, int32_t e) {
         return;
     const rvo_vec2 a = v1->point, b = v2p->point, ab = v2_sub(b, a);
     /* outside is the right side of each edge (RVO2's convention) */
-    if (v2_det(v2_sub(a, c->p), ab) >= 0.0f)
+    if (v2_det(v2_sub(a, c->p), ab) >= 0.0f) {
+        if (ob->vel.x != 0.0f || ob->vel.y != 0.0f)
+            push_ahead_of_moving(c, e, ob);
         return;
+    }
     float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
@@ -586,6 +618,53 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
     return worst;
 }
 
+/* The passes between agents must not push an agent through a moving
+ * obstacle (a fast one piles agents up against it): where its way since the
+ * passes began, from `from`, entered an edge of one from the free side, it
+ * goes back to that edge, a radius out. */
+typedef struct cross_ctx {
+    const rvo_world *w;
+    rvo_vec2 from, to;
+    float z, height;
+    float best_t;
+    int32_t best;
+} cross_ctx;
+
+static void visit_cross(void *ctx, int32_t e) {
+    cross_ctx *c = ctx;
+    const obst_vertex *v = &c->w->verts[e];
+    const obstacle *ob = &c->w->obst[v->obstacle];
+    const float m = c->w->height_margin;
+    if ((ob->vel.x == 0.0f && ob->vel.y == 0.0f) ||
+        !(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m))
+        return;
+    const rvo_vec2 p = v->point, ab = v2_sub(c->w->verts[v->next].point, p), d = v2_sub(c->to, c->from);
+    if (!(v2_det(v2_sub(p, c->from), ab) < 0.0f && v2_det(v2_sub(p, c->to), ab) >= 0.0f))
+        return;
+    const float den = v2_det(d, ab);
+    if (den == 0.0f)
+        return;
+    const float t = v2_det(v2_sub(p, c->from), ab) / den, u = v2_det(v2_sub(p, c->from), d) / den;
+    if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f &&
+        (t < c->best_t || (t == c->best_t && e < c->best))) {
+        c->best_t = t;
+        c->best = e;
+    }
+}
+
+static rvo_vec2 back_from_moving(const rvo_world *w, scratch *s, int32_t i, rvo_vec2 p, bool *moved) {
+    const rvo_vec2 from = w->sep_before[i];
+    cross_ctx c = {w, from, p, w->prm[i].z, w->prm[i].height, INFINITY, -1};
+    rvo__edge_grid_visit(w, s, fminf(from.x, p.x), fminf(from.y, p.y), fmaxf(from.x, p.x), fmaxf(from.y, p.y),
+                         visit_cross, &c);
+    if (c.best < 0)
+        return p;
+    const obst_vertex *v = &w->verts[c.best];
+    *moved = true;
+    const rvo_vec2 met = v2_add(from, v2_scale(c.best_t, v2_sub(p, from)));
+    return v2_add(met, v2_scale(w->prm[i].radius, v2(v->unit_dir.y, -v->unit_dir.x)));
+}
+
 /* Obstacles win: every agent backs out of edge clearance (each reads and
  * writes only its own position); an agent pushed marks its pairs for the
  * next pass (bytes that several workers may set: atomic stores). Strict:
@@ -603,6 +682,8 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
         if (me->locked || !moved[i])
             continue;
         push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height, false};
+        if (w->obst_moving > 0)
+            pc.p = back_from_moving(w, s, i, pc.p, &pc.moved);
         const float r = me->radius;
         rvo__edge_grid_visit(w, s, pc.p.x - r, pc.p.y - r, pc.p.x + r, pc.p.y + r, push_from_edge, &pc);
         w->pos[i] = pc.p;

@@ -4,6 +4,7 @@
  * on which worker takes which agent. */
 #include "index/grid.h"
 #include "index/scratch.h"
+#include "solve/detour.h"
 #include "solve/give_way.h"
 #include "solve/orca.h"
 #include "solve/solvers.h"
@@ -50,8 +51,10 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__ue_new_velocity(w, i, dt, s);
         else if (w->solver == RVO_SOLVER_RVO)
             v = rvo__sampling_new_velocity(w, i, dt, s);
+        else if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
+            v = rvo__orca_new_velocity(w, i, dt, s, rvo__detour_pref(w, i, s));
         else
-            v = rvo__orca_new_velocity(w, i, dt, s);
+            v = rvo__orca_new_velocity(w, i, dt, s, w->pref[i]);
         /* degenerate input: when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */
         if (!v2_finite(v))

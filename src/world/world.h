@@ -55,6 +55,10 @@ typedef struct obstacle {
     int32_t first; /* first vertex */
     int32_t count; /* vertices (an open polyline is stored doubled back) */
     bool closed;
+    bool enclosure;    /* closed and clockwise: agents keep inside */
+    bool asked_closed; /* closed as added (a closed pair of points is a segment) */
+    int8_t side;       /* rvo_obstacle_side as added: reshaping keeps it */
+    rvo_vec2 vel;      /* rvo_world_set_obstacle_velocity: integrate moves it */
     float zmin, zmax;
 } obstacle;
 
@@ -114,6 +118,8 @@ struct rvo_world {
     int32_t nverts, verts_cap;
     slot_table obst_slots;
     edge_grid egrid;
+    int32_t obst_moving;  /* obstacles with a velocity */
+    float obst_max_speed; /* the fastest one's speed */
 
     float height_margin;
     bool rvo2_compat;   /* no separation pass: exactly RVO2 */
@@ -129,6 +135,9 @@ struct rvo_world {
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
     float stall_progress, stall_min_time;
+    /* solve/detour.c: per agent (moves with it), 0 or the side it goes
+     * round an obstacle on: +1 left, -1 right */
+    int8_t *detour;
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
@@ -174,6 +183,10 @@ static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
 
+/* obstacles.c: recounts the moving obstacles and their top speed. */
+void rvo__obstacles_moving_update(rvo_world *w);
+/* obstacles.c: moves the moving obstacles by velocity * dt. */
+void rvo__obstacles_move(rvo_world *w, float dt);
 /* obstacles.c: frees the obstacle store (not the edge grid over it). */
 void rvo__obstacles_free(rvo_world *w);
 

@@ -6,6 +6,7 @@
 #include "rvo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct poly {
     const float *xy;
@@ -98,8 +99,9 @@ int main(void) {
     CHECK(arrived);
     CHECK(walk(&wa, 1, 0, 3, -5, -3, 2000, &arrived) >= r - tol);
     CHECK(arrived);
-    CHECK(walk(&wa, 1, 0, -3, 0, 3, 300, &arrived) >= r - tol); /* head-on: stops, never crosses */
-    CHECK(!arrived);
+    /* head-on: never crosses; in the default mode it goes round an end */
+    CHECK(walk(&wa, 1, 0, -3, 0, 3, 300, &arrived) >= r - tol);
+    CHECK(arrived);
     poly zz = {zig, 4, false};
     CHECK(walk(&zz, 1, -1, -4, 6, 4, 2000, &arrived) >= r - tol);
     CHECK(arrived);
@@ -146,10 +148,14 @@ int main(void) {
         CHECK(rvo_world_remove_obstacle(w, o2) == RVO_ERR_UNKNOWN_ID);
         CHECK(rvo_world_obstacle_valid(w, o1));
         rvo_vec2 p;
-        for (int s = 0; s < 600; ++s)
+        double worst = INFINITY;
+        for (int s = 0; s < 600; ++s) {
             rvo_world_step(w, 0);
-        rvo_agent_get_position(w, a, &p);
-        CHECK(p.y < -1.4f); /* the box still blocks */
+            rvo_agent_get_position(w, a, &p);
+            const double c = clearance(&sq, 1, p);
+            worst = c < worst ? c : worst;
+        }
+        CHECK(worst >= r - tol); /* the box still blocks (the agent goes round it) */
         CHECK(rvo_world_remove_obstacle(w, o1) == RVO_OK);
         for (int s = 0; s < 300; ++s)
             rvo_world_step(w, 0);
@@ -170,6 +176,100 @@ int main(void) {
         CHECK(rvo_world_add_obstacle(w, line3, 3, true) == 0);  /* zero area */
         CHECK(rvo_world_add_obstacle(w, line3, 3, false) != 0); /* fine as a polyline */
         CHECK(rvo_world_obstacle_count(w) == 2);
+        rvo_world_destroy(w);
+    }
+    /* Reading obstacles back: ids, points, nearby ones; bad input rejected. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const float open3[] = {0, 5, 1, 6, 2, 5};
+        const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, open3, 3, false);
+        rvo_obstacle_id ids[4] = {0};
+        CHECK(rvo_world_obstacle_ids(w, ids, 4) == 2 && ids[0] == o1 && ids[1] == o2);
+        CHECK(rvo_world_obstacle_ids(w, NULL, 0) == 2);
+        float xy[8];
+        bool closed = false;
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 4, &closed) == 4 && closed);
+        CHECK(memcmp(xy, box, sizeof xy) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 1, &closed) == 3 && !closed); /* cap 1: one point */
+        CHECK(xy[0] == 0 && xy[1] == 5);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 4, NULL) == 3 && xy[4] == 2 && xy[5] == 5);
+        CHECK(rvo_world_obstacle_points(w, o2 + (1ull << 24), xy, 4, NULL) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_world_obstacle_points(w, o1, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 2);
+        CHECK(rvo_world_obstacle_points(w, o1, NULL, 0, NULL) == 4); /* asks the size */
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 1.0f, ids, 4) == 0);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 2.8f, ids, 4) == 1 && ids[0] == o2);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 3.0f, ids, 4) == 2 && ids[0] == o2 && ids[1] == o1);
+        CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 3.0f, ids, 1) == 2 && ids[0] == o2);
+        CHECK(rvo_world_query_obstacles(w, NAN, 0, 1, ids, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, -1, ids, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 3);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, 1, NULL, 4) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_query_obstacles(w, 0, 0, 1, ids, -1) == RVO_ERR_INVALID_ARGUMENT);
+        rvo_world_destroy(w);
+    }
+    /* An explicit side: the winding no longer decides; bad sides rejected. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const float cw[] = {-1, -1, -1, 1, 1, 1, 1, -1};
+        float xy[8];
+        const rvo_obstacle_id s1 = rvo_world_add_obstacle_side(w, cw, 4, true, RVO_SIDE_SOLID);
+        CHECK(rvo_world_obstacle_points(w, s1, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, box, sizeof xy) == 0); /* counter-clockwise, from the same first point */
+        const rvo_obstacle_id s2 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_ENCLOSURE);
+        CHECK(rvo_world_obstacle_points(w, s2, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, cw, sizeof xy) == 0);
+        const rvo_obstacle_id s3 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_SOLID);
+        CHECK(rvo_world_obstacle_points(w, s3, xy, 4, NULL) == 4);
+        CHECK(memcmp(xy, box, sizeof xy) == 0); /* already counter-clockwise: as given */
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, true, (rvo_obstacle_side)3) == 0);
+        CHECK(rvo_world_last_error_arg(w) == 4);
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, false, RVO_SIDE_SOLID) == 0);
+        CHECK(rvo_world_last_error_arg(w) == 4);
+        CHECK(rvo_world_add_obstacle_side(w, box, 4, false, RVO_SIDE_WINDING) != 0);
+        CHECK(rvo_world_obstacle_count(w) == 4);
+        rvo_world_destroy(w);
+    }
+    /* Reshaping keeps the id; bad points leave the obstacle as it was. */
+    {
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
+        const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, wall, 2, false);
+        const float tri[] = {5, 5, 7, 5, 6, 7};
+        const float hexa[] = {0, 0, 2, 0, 3, 1, 2, 2, 0, 2, -1, 1};
+        float xy[16];
+        bool closed;
+        CHECK(rvo_world_set_obstacle_points(w, o1, hexa, 6) == RVO_OK);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, &closed) == 6 && closed);
+        CHECK(memcmp(xy, hexa, sizeof hexa) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, &closed) == 2 && !closed && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_world_set_obstacle_points(w, o1, tri, 3) == RVO_OK);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, NULL) == 2 && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_world_set_obstacle_points(w, o1 + (1ull << 24), tri, 3) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_world_set_obstacle_points(w, o1, NULL, 3) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 2);
+        const float flat[] = {0, 0, 1, 1, 2, 2};
+        CHECK(rvo_world_set_obstacle_points(w, o1, flat, 3) == RVO_ERR_DEGENERATE);
+        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        /* an agent walking through where the box was, into the wall's new place */
+        CHECK(rvo_world_set_obstacle_points(w, o2, (const float[]){-3, 3, 3, 3}, 2) == RVO_OK);
+        const rvo_agent_id a = rvo_world_add_agent(w, 0, 0, NULL);
+        double worst = INFINITY;
+        poly nw = {(const float[]){-3, 3, 3, 3}, 2, false};
+        for (int s = 0; s < 300; ++s) {
+            rvo_agent_set_pref_velocity(w, a, 0.0f, 2.0f);
+            rvo_world_step(w, 0);
+            rvo_vec2 p;
+            rvo_agent_get_position(w, a, &p);
+            const double c = clearance(&nw, 1, p);
+            worst = c < worst ? c : worst;
+        }
+        CHECK(worst >= r - tol);
         rvo_world_destroy(w);
     }
     return check_finish("obstacles");

@@ -78,12 +78,18 @@ return {
     -- obstacles
     { "add_obstacle", "xy:table", "opts?:table" },
     { "remove_obstacle", "id:oid" },
+    { "set_obstacle_points", "id:oid", "xy:table" },
+    { "set_obstacle_velocity", "id:oid", "vx:number", "vy:number" },
+    { "obstacle_velocity", "id:oid" },
     { "obstacle_valid", "id:oid" },
     { "obstacle_count" },
     { "set_obstacle_z_range", "id:oid", "zmin:number", "zmax:number" },
+    { "obstacle_points", "id:oid", "buf?:table" },
+    { "obstacles", "buf?:table" },
     -- queries, ray casts, reports, debug view
     { "neighbors", "id:id", "buf?:table" },
     { "query_radius", "x:number", "y:number", "r:number", "buf?:table" },
+    { "query_obstacles", "x:number", "y:number", "r:number", "buf?:table" },
     { "line_of_sight", "x1:number", "y1:number", "x2:number", "y2:number", "clearance?:number" },
     { "ray_cast", "x:number", "y:number", "dx:number", "dy:number", "max_dist:number", "clearance?:number",
         "mask?:integer", "ignore?:id|false" },

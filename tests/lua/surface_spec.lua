@@ -153,7 +153,8 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
 
     -- Lists whose content matters (two agents in support.scene).
     local GOOD = { set_pref_velocities = { 0, 0, 0, 0 }, set_new_velocities = { 0, 0, 0, 0 },
-        add_obstacle = { 0, 0, 1, 0, 1, 1 } }
+        add_obstacle = { 0, 0, 1, 0, 1, 1 }, set_obstacle_points = { 10, 10, 12, 10, 12, 12 } }
+    local GOOD_ARG = { set_obstacle_points = 2 } -- the list's place, when not first
 
     for _, all in ipairs { false, true } do
         it("takes every method's " .. (all and "arguments, optional ones too" or "required arguments"), function()
@@ -165,7 +166,7 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
                 local args = {}
                 for i, arg in ipairs(m.args) do
                     if all or not arg.optional then
-                        args[i] = i == 1 and GOOD[m.name] or good_value(arg.type, a, o)
+                        args[i] = i == (GOOD_ARG[m.name] or 1) and GOOD[m.name] or good_value(arg.type, a, o)
                     end
                 end
                 local ok, msg = pcall(function() return w[m.name](w, unpack(args, 1, #m.args)) end)

@@ -2,14 +2,40 @@
 
 /* ---- obstacles -------------------------------------------------------- */
 
-static const char *const obstacle_fields[] = {"closed", NULL};
+static const char *const obstacle_fields[] = {"closed", "side", NULL};
+
+/* The flat list of coordinates at argument arg (stack index arg + 1) into
+ * the world's float scratch; *len gets the number of floats. */
+static float *read_points(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer *len) {
+    lua_Integer i, n = list_len(L, arg + 1, (lua_Integer)lua_rawlen(L, arg + 1));
+    float *buf;
+    if (n % 2 != 0) {
+        lua_pushfstring(L, "even number of coordinates expected, got %I", n);
+        arg_error(L, arg, fn, lua_tostring(L, -1));
+    }
+    if (n > 2 * (lua_Integer)RVO_MAX_SLOTS) {
+        arg_error(L, arg, fn, "too many points");
+    }
+    buf = floats(L, lw, (size_t)n);
+    for (i = 0; i < n; i++) {
+        if (lua_geti(L, arg + 1, i + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        buf[i] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    *len = n;
+    return buf;
+}
 
 static int l_add_obstacle(lua_State *L) {
     static const char fn[] = "add_obstacle";
     lworld *lw = check_world(L, fn);
-    lua_Integer len, i;
+    lua_Integer len;
     float *buf;
     int closed = 1;
+    int side = RVO_SIDE_WINDING;
     rvo_obstacle_id id;
     check_table(L, 1, fn);
     if (opt_table(L, 2, fn)) {
@@ -23,32 +49,81 @@ static int l_add_obstacle(lua_State *L) {
             arg_error(L, 2, fn, lua_tostring(L, -1));
         }
         lua_pop(L, 1);
-    }
-    len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
-    if (len % 2 != 0) {
-        lua_pushfstring(L, "even number of coordinates expected, got %I", len);
-        arg_error(L, 1, fn, lua_tostring(L, -1));
-    }
-    if (len > 2 * (lua_Integer)RVO_MAX_SLOTS) {
-        arg_error(L, 1, fn, "too many points");
-    }
-    buf = floats(L, lw, (size_t)len);
-    for (i = 0; i < len; i++) {
-        if (lua_geti(L, 2, i + 1) != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
+        t = lua_getfield(L, 3, "side");
+        if (t == LUA_TSTRING) {
+            static const char *const sides[] = {"winding", "solid", "enclosure"};
+            const char *v = lua_tostring(L, -1);
+            int k;
+            side = -1;
+            for (k = 0; k < 3; k++) {
+                if (strcmp(v, sides[k]) == 0) {
+                    side = k;
+                }
+            }
+            if (side < 0 || lua_rawlen(L, -1) != strlen(v)) {
+                arg_error(L, 2, fn, "field 'side' must be 'solid', 'enclosure' or 'winding'");
+            }
+        } else if (t != LUA_TNIL) {
+            lua_pushfstring(L, "field 'side': string expected, got %s", type_name(L, -1));
+            arg_error(L, 2, fn, lua_tostring(L, -1));
         }
-        buf[i] = (float)lua_tonumber(L, -1);
         lua_pop(L, 1);
     }
-    id = rvo_world_add_obstacle(lw->w, buf, (int32_t)(len / 2), closed != 0);
+    buf = read_points(L, lw, 1, fn, &len);
+    id = rvo_world_add_obstacle_side(lw->w, buf, (int32_t)(len / 2), closed != 0, (rvo_obstacle_side)side);
     if (id == 0) {
-        /* core: xy = 1, n = 2, closed = 3 */
-        static const signed char map[] = {1, 1, 2};
-        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, map, 3);
+        /* core: xy = 1, n = 2, closed = 3, side = 4 */
+        static const signed char map[] = {1, 1, 2, 2};
+        core_error(L, lw->w, RVO_ERR_INVALID_ARGUMENT, fn, map, 4);
     }
     push_id(L, id);
     return 1;
+}
+
+static int l_set_obstacle_points(lua_State *L) {
+    static const char fn[] = "set_obstacle_points";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    lua_Integer len;
+    float *buf;
+    rvo_status st;
+    check_table(L, 2, fn);
+    buf = read_points(L, lw, 2, fn, &len);
+    st = rvo_world_set_obstacle_points(lw->w, id, buf, (int32_t)(len / 2));
+    if (st != RVO_OK) {
+        /* core: id = 1, xy = 2, n = 3 */
+        static const signed char map[] = {1, 2, 2};
+        core_error(L, lw->w, st, fn, map, 3);
+    }
+    return 0;
+}
+
+static int l_set_obstacle_velocity(lua_State *L) {
+    static const char fn[] = "set_obstacle_velocity";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    double vx = check_num(L, 2, fn);
+    double vy = check_num(L, 3, fn);
+    /* core: id = 1, vx = 2, vy = 3, as in Lua */
+    rvo_status st = rvo_world_set_obstacle_velocity(lw->w, id, (float)vx, (float)vy);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_obstacle_velocity(lua_State *L) {
+    static const char fn[] = "obstacle_velocity";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    rvo_vec2 v;
+    rvo_status st = rvo_world_obstacle_velocity(lw->w, id, &v);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    lua_pushnumber(L, (lua_Number)v.x);
+    lua_pushnumber(L, (lua_Number)v.y);
+    return 2;
 }
 
 static int l_remove_obstacle(lua_State *L) {
@@ -90,11 +165,70 @@ static int l_obstacle_valid(lua_State *L) {
     return 1;
 }
 
+/* world:obstacle_points(id [, buf]) -> xy, closed (xy: buf when given) */
+static int l_obstacle_points(lua_State *L) {
+    static const char fn[] = "obstacle_points";
+    lworld *lw = check_world(L, fn);
+    rvo_obstacle_id id = check_id(L, 1, fn);
+    int has_buf = opt_table(L, 2, fn);
+    float *buf = floats(L, lw, 64);
+    bool closed = false;
+    int32_t n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed), i;
+    if (n > (int32_t)(lw->fcap / 2)) {
+        buf = floats(L, lw, 2 * (size_t)n);
+        n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    lua_settop(L, 3);
+    if (!has_buf) {
+        lua_createtable(L, 2 * n, 0);
+        lua_replace(L, 3);
+    }
+    for (i = 0; i < 2 * n; i++) {
+        lua_pushnumber(L, (lua_Number)buf[i]);
+        lua_seti(L, 3, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 3, 2 * (lua_Integer)n + 1);
+    lua_pushboolean(L, closed);
+    return 2;
+}
+
+/* world:obstacles([buf]) -> ids, n (with buf: n) */
+static int l_obstacles(lua_State *L) {
+    static const char fn[] = "obstacles";
+    lworld *lw = check_world(L, fn);
+    int has_buf = opt_table(L, 1, fn);
+    int32_t n = rvo_world_obstacle_count(lw->w), got, i;
+    rvo_obstacle_id *buf = ids(L, lw, (size_t)n);
+    got = rvo_world_obstacle_ids(lw->w, buf, n);
+    if (got < n) {
+        n = got < 0 ? 0 : got;
+    }
+    if (!has_buf) {
+        lua_settop(L, 1);
+        lua_createtable(L, n, 0);
+    }
+    for (i = 0; i < n; i++) {
+        push_id(L, buf[i]);
+        lua_seti(L, 2, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 2, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
+    return has_buf ? 1 : 2;
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
                                      {"remove_obstacle", l_remove_obstacle},
+                                     {"set_obstacle_points", l_set_obstacle_points},
+                                     {"set_obstacle_velocity", l_set_obstacle_velocity},
+                                     {"obstacle_velocity", l_obstacle_velocity},
                                      {"obstacle_count", l_obstacle_count},
                                      {"obstacle_valid", l_obstacle_valid},
                                      {"set_obstacle_z_range", l_set_obstacle_z_range},
+                                     {"obstacle_points", l_obstacle_points},
+                                     {"obstacles", l_obstacles},
                                      {NULL, NULL}};

@@ -149,6 +149,28 @@ static int l_query_radius(lua_State *L) {
     return push_id_list(L, buf, n, 4, has_buf);
 }
 
+static int l_query_obstacles(lua_State *L) {
+    static const char fn[] = "query_obstacles";
+    lworld *lw = check_world(L, fn);
+    double x = check_num(L, 1, fn);
+    double y = check_num(L, 2, fn);
+    double r = check_num(L, 3, fn);
+    int has_buf = opt_table(L, 4, fn);
+    rvo_obstacle_id *buf = ids(L, lw, 64);
+    int32_t n = rvo_world_query_obstacles(lw->w, (float)x, (float)y, (float)r, buf, (int32_t)lw->icap);
+    if (n > (int32_t)lw->icap) {
+        buf = ids(L, lw, (size_t)n);
+        n = rvo_world_query_obstacles(lw->w, (float)x, (float)y, (float)r, buf, (int32_t)lw->icap);
+    }
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    if (n > (int32_t)lw->icap) {
+        n = (int32_t)lw->icap;
+    }
+    return push_id_list(L, buf, n, 4, has_buf);
+}
+
 /* ray_cast(x, y, dx, dy, max_dist [, clearance [, mask]]) -> nil or
  * { distance, x, y, nx, ny, agent, obstacle } */
 static int l_ray_cast(lua_State *L) {
@@ -288,6 +310,7 @@ static int l_orca_lines(lua_State *L) {
 
 const luaL_Reg query_methods[] = {{"neighbors", l_neighbors},
                                   {"query_radius", l_query_radius},
+                                  {"query_obstacles", l_query_obstacles},
                                   {"line_of_sight", l_line_of_sight},
                                   {"ray_cast", l_ray_cast},
                                   {"avoiding", l_avoiding},
