@@ -21,7 +21,7 @@ describe("the LÖVE demo's opening scene", function()
         local pts = {}
         for k = 0, 7 do
             local a = k * math.pi / 4 + math.pi / 8
-            pts[#pts + 1], pts[#pts + 1] = 64 + 3 * math.cos(a), 40 + 3 * math.sin(a)
+            pts[2 * k + 1], pts[2 * k + 2] = 64 + 3 * math.cos(a), 40 + 3 * math.sin(a)
         end
         w:add_obstacle(pts)
         local ids = w:ids()
