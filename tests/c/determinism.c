@@ -65,7 +65,8 @@ static uint64_t run(int32_t threads) {
     for (int k = 0; k < STEPS; ++k) {
         for (int i = 0; i < AGENTS; ++i) {
             const bool east = i < AGENTS / 2;
-            if (ids[i] == 0 || rvo_agent_set_pref_velocity(w, ids[i], east ? 1.5f : 0.0f, east ? 0.0f : 1.5f) != RVO_OK) {
+            if (ids[i] == 0 ||
+                rvo_agent_set_pref_velocity(w, ids[i], east ? 1.5f : 0.0f, east ? 0.0f : 1.5f) != RVO_OK) {
                 rvo_world_destroy(w);
                 return 0;
             }
@@ -91,7 +92,8 @@ int main(int argc, char **argv) {
     printf("determinism: %016llx (1 thread), %016llx (2 threads)\n", (unsigned long long)one,
            (unsigned long long)two);
     if (one == 0 || one != two) {
-        printf("determinism: FAILED (%s)\n", one == 0 ? "the world refused the scene" : "thread counts differ");
+        printf("determinism: FAILED (%s)\n",
+               one == 0 ? "the world refused the scene" : "thread counts differ");
         return 1;
     }
     if (argc < 2)
