@@ -6,9 +6,10 @@
 -- JIT compiles into direct C calls: one metatable compare for self, one
 -- type() per argument, out-parameters allocated once per module.
 --
--- The library is found in this order: $RVO_LIB, package.searchpath("librvo",
--- package.cpath), the installed copy named by rvo.libpath (written by
--- `meson install`), then ffi.load("rvo") (the system's librvo.so).
+-- The library is found in this order (rvo/libfind.lua): $RVO_LIB,
+-- package.searchpath("librvo", package.cpath), the installed copy named by
+-- rvo.libpath (written by `meson install`), on Windows the LÖVE game's
+-- folder and the script's, then ffi.load("rvo") (the system's librvo.so).
 
 local ffi = require("ffi")
 
@@ -30,23 +31,8 @@ if not pcall(ffi.typeof, "rvo_world_def") then
 end
 
 local function load_library()
-    local path = os.getenv("RVO_LIB")
-    if path and path ~= "" then
-        return ffi.load(path)
-    end
-    path = package.searchpath and package.searchpath("librvo", package.cpath)
-    if path then
-        return ffi.load(path)
-    end
-    -- An installed copy: `meson install` writes rvo/libpath.lua beside us.
-    local found, paths = pcall(require, "rvo.libpath")
-    if found and type(paths) == "table" then
-        for i = 1, #paths do
-            local ok, lib = pcall(ffi.load, paths[i])
-            if ok then return lib end
-        end
-    end
-    return ffi.load("rvo")
+    local ok, paths = pcall(require, "rvo.libpath") -- written by `meson install`
+    return require("rvo.libfind").load(ffi, "rvo", "RVO_LIB", ok and paths or nil)
 end
 
 local C = load_library()

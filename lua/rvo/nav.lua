@@ -39,16 +39,8 @@ local function ffi_backend()
     -- by `meson install`; .nav for librvo_nav), then the system.
     local found, libpath = pcall(require, "rvo.libpath")
     if not (found and type(libpath) == "table") then libpath = {} end
-    local function load(env, name, installed)
-        local path = os.getenv(env)
-        if path and path ~= "" then return ffi.load(path) end
-        path = package.searchpath and package.searchpath("lib" .. name, package.cpath)
-        if path then return ffi.load(path) end
-        for i = 1, #installed do
-            local ok, lib = pcall(ffi.load, installed[i])
-            if ok then return lib end
-        end
-        return ffi.load(name)
+    local function load(env, name, installed) -- (rvo/libfind.lua: also Windows' DLL names)
+        return require("rvo.libfind").load(ffi, name, env, installed)
     end
     local C = load("RVO_LIB", "rvo", libpath)
     local okn, N = pcall(load, "RVO_NAV_LIB", "rvo_nav", libpath.nav or {})

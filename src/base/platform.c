@@ -1,4 +1,5 @@
-/* The platform layer over POSIX: pthreads, CLOCK_MONOTONIC, sched_yield. */
+/* The platform layer over POSIX: pthreads, CLOCK_MONOTONIC, sched_yield.
+ * MinGW-w64 builds it unchanged: winpthreads provides all three. */
 #include "base/platform.h"
 
 #include <sched.h>

@@ -24,18 +24,33 @@ typedef struct trace {
 
 static const char *dir;
 
-/* Reads a gzip'd CSV of `cols` numeric columns after a header line. */
+/* Closes what read_csv opened: a pipe from gzip or a plain file. */
+static void close_csv(FILE *f, bool piped) {
+    if (piped)
+        pclose(f);
+    else
+        fclose(f);
+}
+
+/* Reads a gzip'd CSV of `cols` numeric columns after a header line, or the
+ * CSV itself when it lies there unpacked (Windows has no gzip to pipe). */
 static float *read_csv(const char *name, int cols, int *rows) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, name);
-    FILE *f = popen(cmd, "r");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%.*s", dir, (int)strlen(name) - 3, name); /* without .gz */
+    FILE *f = fopen(path, "r");
+    const bool piped = f == NULL;
+    if (piped) {
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "gzip -dc '%s/%s'", dir, name);
+        f = popen(cmd, "r");
+    }
     if (!f)
         return NULL;
     size_t cap = 1 << 16, n = 0;
     float *v = malloc(cap * sizeof *v);
     char line[512];
     if (!fgets(line, sizeof line, f)) {
-        pclose(f);
+        close_csv(f, piped);
         free(v);
         return NULL;
     }
@@ -49,7 +64,7 @@ static float *read_csv(const char *name, int cols, int *rows) {
                 ++p;
         }
     }
-    pclose(f);
+    close_csv(f, piped);
     *rows = (int)(n / (size_t)cols);
     return v;
 }

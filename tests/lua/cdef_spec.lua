@@ -98,7 +98,8 @@ describe("rvo.cdef", function()
         it("resolves every declared function in the built libraries (LuaJIT)", function()
             local ffi = require("ffi")
             require("rvo") -- declares cdef.rvo
-            local lib = ffi.load(os.getenv("RVO_LIB") or assert(package.searchpath("librvo", package.cpath)))
+            local lib = ffi.load(require("rvo.libfind").candidates({ os = ffi.os, getenv = os.getenv,
+                searchpath = package.searchpath, cpath = package.cpath })[1])
             local absent = {}
             for _, name in ipairs(header_functions("src/rvo.h")) do
                 if not pcall(function() return lib[name] end) then absent[#absent + 1] = name end
