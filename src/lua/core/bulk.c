@@ -6,23 +6,9 @@ static int l_ids(lua_State *L) {
     static const char fn[] = "ids";
     lworld *lw = check_world(L, fn);
     int has_buf = opt_table(L, 1, fn);
-    int32_t n = rvo_world_agent_count(lw->w), got, i;
+    const int32_t n = rvo_world_agent_count(lw->w);
     rvo_agent_id *buf = ids(L, lw, (size_t)n);
-    got = rvo_world_agent_ids(lw->w, buf, n);
-    if (got < n) {
-        n = got < 0 ? 0 : got;
-    }
-    if (!has_buf) {
-        lua_settop(L, 1);
-        lua_createtable(L, n, 0);
-    }
-    for (i = 0; i < n; i++) {
-        push_id(L, buf[i]);
-        lua_seti(L, 2, (lua_Integer)i + 1);
-    }
-    clear_tail(L, 2, (lua_Integer)n + 1);
-    lua_pushinteger(L, n);
-    return has_buf ? 1 : 2;
+    return return_ids(L, buf, n, rvo_world_agent_ids(lw->w, buf, n), has_buf);
 }
 
 typedef int32_t bulk_get_fn(const rvo_world *w, float *xy, int32_t n);

@@ -163,6 +163,23 @@ void clear_tail(lua_State *L, int t, lua_Integer from) {
     lua_pop(L, 1);
 }
 
+int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf) {
+    if (got < n) {
+        n = got < 0 ? 0 : got;
+    }
+    if (!has_buf) {
+        lua_settop(L, 1);
+        lua_createtable(L, n, 0);
+    }
+    for (int32_t i = 0; i < n; i++) {
+        push_id(L, buf[i]);
+        lua_seti(L, 2, (lua_Integer)i + 1);
+    }
+    clear_tail(L, 2, (lua_Integer)n + 1);
+    lua_pushinteger(L, n);
+    return has_buf ? 1 : 2;
+}
+
 /* ---- parameter tables ------------------------------------------------- */
 
 /* Reject unknown fields of the table at stack index idx. Deterministic on

@@ -91,6 +91,10 @@ HIDDEN float *floats(lua_State *L, lworld *lw, size_t n);
 HIDDEN rvo_agent_id *ids(lua_State *L, lworld *lw, size_t n);
 /* Nil out t[from], t[from+1], ... up to the first nil. */
 HIDDEN void clear_tail(lua_State *L, int t, lua_Integer from);
+/* Returns ids buf[0 .. got) (n asked for; got < 0: none) as a list: into the
+ * buffer table at index 2 (has_buf: returns n) or a new one (returns the
+ * list and n). */
+HIDDEN int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf);
 /* The length of a list argument that may have holes (see common.c). */
 HIDDEN lua_Integer list_len(lua_State *L, int idx, lua_Integer len);
 /* Parameter tables of new_world, add_agent and add_obstacle. */
