@@ -74,7 +74,7 @@ function locks.new(world, opts)
         error(format("bad argument #2 to 'new' (unknown option '%s')", unknown[1]), 2)
     end
     local self = setmetatable({ world = world, timer = {}, pref = {}, exempted = {}, idbuf = {}, avbuf = {},
-        posbuf = {}, before = {} }, Locks)
+        posbuf = {}, before = {}, seen = {}, stamp = 0 }, Locks)
     for _, k in ipairs { "after_avoid", "after_clean", "tolerance" } do
         local v = opts[k]
         if v == nil then
@@ -117,10 +117,16 @@ function Locks:update(dt)
     local world, timer, pref = self.world, self.timer, self.pref
     local limit = self.release_on_change
     local limit_sq = limit * limit
-    for _, id in ipairs(self:_timed()) do
-        if not world:is_valid(id) then
-            timer[id], pref[id] = nil, nil
-        else
+    -- the timed agents in the world's order (no sort: the order of unlocks
+    -- does not matter), then the timers of removed agents are forgotten
+    local ids, count = world:ids(self.idbuf)
+    if type(ids) == "number" then ids, count = self.idbuf, ids end
+    local seen, stamp = self.seen, self.stamp + 1
+    self.stamp = stamp
+    for k = 1, count do
+        local id = ids[k]
+        if timer[id] then
+            seen[id] = stamp
             local left = timer[id] - dt
             local changed = false
             if limit < huge then
@@ -135,6 +141,9 @@ function Locks:update(dt)
                 timer[id] = left
             end
         end
+    end
+    for id in pairs(timer) do
+        if seen[id] ~= stamp then timer[id], pref[id], seen[id] = nil, nil, nil end
     end
 end
 
@@ -271,7 +280,7 @@ function Locks:exempt(id, on)
 end
 
 -- The lock timers as update() would leave them plain: the fields saved.
-local TRANSIENT = { world = true, idbuf = true, avbuf = true, posbuf = true }
+local TRANSIENT = { world = true, idbuf = true, avbuf = true, posbuf = true, seen = true, stamp = true }
 
 --- The module's state as a string (rvo.state): the timers, the preferred
 -- velocities they were locked with, the exempted agents and the options.
