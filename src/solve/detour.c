@@ -19,8 +19,7 @@ typedef struct near_query {
 static bool edge_counts(const rvo_world *w, int32_t e, rvo_vec2 p, float z, float height) {
     const obst_vertex *v = &w->verts[e];
     const obstacle *ob = &w->obst[v->obstacle];
-    const float m = w->height_margin;
-    if (ob->enclosure || !(z <= ob->zmax + m && ob->zmin <= z + height + m))
+    if (ob->enclosure || !obst_on_floor(ob, z, height, w->height_margin))
         return false;
     return v2_det(v2_sub(v->point, p), v2_sub(w->verts[v->next].point, v->point)) < 0.0f;
 }

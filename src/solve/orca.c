@@ -31,8 +31,7 @@ static void visit_edge(void *ctx, int32_t e) {
     obst_query *q = ctx;
     const obst_vertex *v1 = &q->w->verts[e], *v2p = &q->w->verts[v1->next];
     const obstacle *ob = &q->w->obst[v1->obstacle];
-    const float m = q->w->height_margin;
-    if (!(q->z <= ob->zmax + m && ob->zmin <= q->z + q->height + m))
+    if (!obst_on_floor(ob, q->z, q->height, q->w->height_margin))
         return; /* other floor */
     /* Only edges that face the agent (agent on their right, i.e. outside). */
     if (!(left_of(v1->point, v2p->point, q->p) < 0.0f))

@@ -122,8 +122,7 @@ static void push_from_edge(void *ctx, int32_t e) {
     push_ctx *c = ctx;
     const obst_vertex *v1 = &c->w->verts[e], *v2p = &c->w->verts[v1->next];
     const obstacle *ob = &c->w->obst[v1->obstacle];
-    const float m = c->w->height_margin;
-    if (!(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m))
+    if (!obst_on_floor(ob, c->z, c->height, c->w->height_margin))
         return;
     const rvo_vec2 a = v1->point, b = v2p->point, ab = v2_sub(b, a);
     /* outside is the right side of each edge (RVO2's convention) */
@@ -624,27 +623,29 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
  * goes back to that edge, a radius out. */
 typedef struct cross_ctx {
     const rvo_world *w;
-    rvo_vec2 from, to;
-    float z, height;
+    rvo_vec2 a0, a1; /* the agent's step, before and after */
+    float dt, z, height;
     float best_t;
     int32_t best;
 } cross_ctx;
 
+/* Does the agent's step, in the frame of edge e's moving obstacle (its end
+ * less the obstacle's displacement over dt; dt 0: as it is), enter the
+ * edge from its free (right) side? Keeps the first such edge. */
 static void visit_cross(void *ctx, int32_t e) {
     cross_ctx *c = ctx;
     const obst_vertex *v = &c->w->verts[e];
     const obstacle *ob = &c->w->obst[v->obstacle];
-    const float m = c->w->height_margin;
-    if ((ob->vel.x == 0.0f && ob->vel.y == 0.0f) ||
-        !(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m))
+    if ((ob->vel.x == 0.0f && ob->vel.y == 0.0f) || !obst_on_floor(ob, c->z, c->height, c->w->height_margin))
         return;
-    const rvo_vec2 p = v->point, ab = v2_sub(c->w->verts[v->next].point, p), d = v2_sub(c->to, c->from);
-    if (!(v2_det(v2_sub(p, c->from), ab) < 0.0f && v2_det(v2_sub(p, c->to), ab) >= 0.0f))
-        return;
+    const rvo_vec2 p = v->point, ab = v2_sub(c->w->verts[v->next].point, p);
+    const rvo_vec2 b = c->dt > 0.0f ? v2_sub(c->a1, v2_scale(c->dt, ob->vel)) : c->a1, d = v2_sub(b, c->a0);
+    if (!(v2_det(v2_sub(p, c->a0), ab) < 0.0f && v2_det(v2_sub(p, b), ab) >= 0.0f))
+        return; /* not from the free side into the blocked one */
     const float den = v2_det(d, ab);
     if (den == 0.0f)
         return;
-    const float t = v2_det(v2_sub(p, c->from), ab) / den, u = v2_det(v2_sub(p, c->from), d) / den;
+    const float t = v2_det(v2_sub(p, c->a0), ab) / den, u = v2_det(v2_sub(p, c->a0), d) / den;
     if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f &&
         (t < c->best_t || (t == c->best_t && e < c->best))) {
         c->best_t = t;
@@ -652,16 +653,24 @@ static void visit_cross(void *ctx, int32_t e) {
     }
 }
 
+int32_t rvo__moving_edge_crossed(const rvo_world *w, scratch *s, rvo_vec2 a0, rvo_vec2 a1, float dt, float z,
+                                 float height, float reach, float *t) {
+    cross_ctx c = {w, a0, a1, dt, z, height, INFINITY, -1};
+    rvo__edge_grid_visit(w, s, fminf(a0.x, a1.x) - reach, fminf(a0.y, a1.y) - reach,
+                         fmaxf(a0.x, a1.x) + reach, fmaxf(a0.y, a1.y) + reach, visit_cross, &c);
+    *t = c.best_t;
+    return c.best;
+}
+
 static rvo_vec2 back_from_moving(const rvo_world *w, scratch *s, int32_t i, rvo_vec2 p, bool *moved) {
     const rvo_vec2 from = w->sep_before[i];
-    cross_ctx c = {w, from, p, w->prm[i].z, w->prm[i].height, INFINITY, -1};
-    rvo__edge_grid_visit(w, s, fminf(from.x, p.x), fminf(from.y, p.y), fmaxf(from.x, p.x), fmaxf(from.y, p.y),
-                         visit_cross, &c);
-    if (c.best < 0)
+    float t;
+    const int32_t e = rvo__moving_edge_crossed(w, s, from, p, 0.0f, w->prm[i].z, w->prm[i].height, 0.0f, &t);
+    if (e < 0)
         return p;
-    const obst_vertex *v = &w->verts[c.best];
+    const obst_vertex *v = &w->verts[e];
     *moved = true;
-    const rvo_vec2 met = v2_add(from, v2_scale(c.best_t, v2_sub(p, from)));
+    const rvo_vec2 met = v2_add(from, v2_scale(t, v2_sub(p, from)));
     return v2_add(met, v2_scale(w->prm[i].radius, v2(v->unit_dir.y, -v->unit_dir.x)));
 }
 

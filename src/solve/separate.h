@@ -28,5 +28,12 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded);
  * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
  * Process-wide; set it only while no world steps. */
 extern bool rvo__separate_reference;
+/* The first edge of a moving obstacle that an agent (vertical extent z,
+ * height) stepping from a0 to a1 entered from its free side, seen in the
+ * obstacle's frame over dt (dt 0: where the obstacles are now), searching
+ * reach beyond the step's box; -1 if none, else the edge and in *t where
+ * along the step. */
+int32_t rvo__moving_edge_crossed(const rvo_world *w, scratch *s, rvo_vec2 a0, rvo_vec2 a1, float dt, float z,
+                                 float height, float reach, float *t);
 
 #endif

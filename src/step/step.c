@@ -110,41 +110,6 @@ static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
 
 /* ---- moving obstacles ------------------------------------------------- */
 
-typedef struct carry_query {
-    const rvo_world *w;
-    rvo_vec2 a0, a1; /* the agent's step, before and after */
-    float dt, z, height;
-    float best_t; /* where along its path (in the obstacle's frame) it met an edge first */
-    int32_t best;
-} carry_query;
-
-/* Does the agent's path, in the frame of edge e's obstacle (its end less
- * the obstacle's displacement), enter the edge from its free (right) side? */
-static void visit_carry(void *ctx, int32_t e) {
-    carry_query *c = ctx;
-    const obst_vertex *v = &c->w->verts[e];
-    const obstacle *ob = &c->w->obst[v->obstacle];
-    const float m = c->w->height_margin;
-    if ((ob->vel.x == 0.0f && ob->vel.y == 0.0f) ||
-        !(c->z <= ob->zmax + m && ob->zmin <= c->z + c->height + m))
-        return;
-    const rvo_vec2 p = v->point, ab = v2_sub(c->w->verts[v->next].point, p);
-    const rvo_vec2 b = v2_sub(c->a1, v2_scale(c->dt, ob->vel)), d = v2_sub(b, c->a0);
-    const float s0 = v2_det(v2_sub(p, c->a0), ab), s1 = v2_det(v2_sub(p, b), ab);
-    if (!(s0 < 0.0f && s1 >= 0.0f))
-        return; /* not from the free side into the blocked one */
-    const float den = v2_det(d, ab);
-    if (den == 0.0f)
-        return;
-    const float t = v2_det(v2_sub(p, c->a0), ab) / den, u = v2_det(v2_sub(p, c->a0), d) / den;
-    if (!(t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f))
-        return;
-    if (t < c->best_t || (t == c->best_t && e < c->best)) {
-        c->best_t = t;
-        c->best = e;
-    }
-}
-
 /* Agents a moving obstacle went over this step are carried along with it:
  * put back where they met its edge (moved with the obstacle), a radius out;
  * then the obstacles move. Locked agents keep their motion (as in the
@@ -157,15 +122,14 @@ static void carry_and_move_obstacles(rvo_world *w, float dt) {
         if (a->locked)
             continue;
         const rvo_vec2 a1 = w->pos[i], a0 = v2_sub(a1, v2_scale(dt, w->vel[i]));
-        carry_query c = {w, a0, a1, dt, a->z, a->height, INFINITY, -1};
-        rvo__edge_grid_visit(w, s, fminf(a0.x, a1.x) - reach, fminf(a0.y, a1.y) - reach,
-                             fmaxf(a0.x, a1.x) + reach, fmaxf(a0.y, a1.y) + reach, visit_carry, &c);
-        if (c.best < 0)
+        float t;
+        const int32_t e = rvo__moving_edge_crossed(w, s, a0, a1, dt, a->z, a->height, reach, &t);
+        if (e < 0)
             continue;
-        const obst_vertex *v = &w->verts[c.best];
+        const obst_vertex *v = &w->verts[e];
         const obstacle *ob = &w->obst[v->obstacle];
         const rvo_vec2 disp = v2_scale(dt, ob->vel);
-        const rvo_vec2 met = v2_add(a0, v2_scale(c.best_t, v2_sub(v2_sub(a1, disp), a0)));
+        const rvo_vec2 met = v2_add(a0, v2_scale(t, v2_sub(v2_sub(a1, disp), a0)));
         const rvo_vec2 out = v2(v->unit_dir.y, -v->unit_dir.x); /* the free side */
         const rvo_vec2 p = v2_add(v2_add(met, disp), v2_scale(a->radius, out));
         w->pos[i] = v2(rvo__clamp_coord(p.x), rvo__clamp_coord(p.y));

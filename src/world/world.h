@@ -62,6 +62,13 @@ typedef struct obstacle {
     float zmin, zmax;
 } obstacle;
 
+/* Does an agent of vertical extent [z, z + height] meet obstacle ob's z
+ * range (widened by margin)? (Not z_overlap: a range of -inf..inf has no
+ * finite height.) */
+static inline bool obst_on_floor(const obstacle *ob, float z, float height, float margin) {
+    return z <= ob->zmax + margin && ob->zmin <= z + height + margin;
+}
+
 /* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
 typedef struct edge_grid {
     float ox, oy, cell, inv_cell;
