@@ -33,9 +33,9 @@ static int cmp_neighbor(const void *a, const void *b) {
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap) {
-    if (!w)
-        return RVO_ERR_INVALID_ARGUMENT;
+/* The arguments of a query around (x, y) within r into a buffer of cap;
+ * RVO_OK, or the failure reported. */
+static rvo_status check_circle(rvo_world *w, float x, float y, float r, int32_t cap, bool has_out) {
     char buf[64];
     const char *e;
     if ((e = rvo__check_coord("x", x, buf, sizeof buf)))
@@ -44,8 +44,17 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
     if (!isfinite(r) || r < 0 || r > RVO_MAX_COORD)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be within [0, 1e9]");
-    if (cap < 0 || (cap > 0 && !out))
+    if (cap < 0 || (cap > 0 && !has_out))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
+    return RVO_OK;
+}
+
+int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agent_id *out, int32_t cap) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const rvo_status bad = check_circle(w, x, y, r, cap, out != NULL);
+    if (bad != RVO_OK)
+        return bad;
     if (!rvo__prepare(w))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     const agent_grid *g = &w->grid;
@@ -120,16 +129,9 @@ int32_t rvo_world_query_obstacles(rvo_world *w, float x, float y, float r, rvo_o
                                   int32_t cap) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
-    char buf[64];
-    const char *e;
-    if ((e = rvo__check_coord("x", x, buf, sizeof buf)))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "%s", e);
-    if ((e = rvo__check_coord("y", y, buf, sizeof buf)))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "%s", e);
-    if (!isfinite(r) || r < 0 || r > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "radius must be within [0, 1e9]");
-    if (cap < 0 || (cap > 0 && !out))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "bad output buffer");
+    const rvo_status bad = check_circle(w, x, y, r, cap, out != NULL);
+    if (bad != RVO_OK)
+        return bad;
     if (w->obst_count == 0) {
         rvo__ok(w);
         return 0;

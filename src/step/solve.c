@@ -77,10 +77,9 @@ static void gather_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
 rvo_status rvo_world_solve(rvo_world *w, float dt) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
-    if (!(dt > 0))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    const rvo_status bad_dt = rvo__check_dt(w, dt);
+    if (bad_dt != RVO_OK)
+        return bad_dt;
     if (!rvo__prepare(w))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (!rvo__update_shares(w))

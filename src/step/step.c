@@ -142,10 +142,9 @@ static void carry_and_move_obstacles(rvo_world *w, float dt) {
 rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
-    if (!isfinite(dt))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
-    if (!(dt > 0))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    const rvo_status bad_dt = rvo__check_dt(w, dt);
+    if (bad_dt != RVO_OK)
+        return bad_dt;
     if (!w->solved)
         return rvo__fail(w, RVO_ERR_PHASE, 0, "call solve first");
     /* moving obstacles need the edge grid of their old places: built before

@@ -328,3 +328,11 @@ rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on) {
 }
 
 bool rvo_world_rvo2_compat(const rvo_world *w) { return w && w->rvo2_compat; }
+
+rvo_status rvo__check_dt(rvo_world *w, float dt) {
+    if (!isfinite(dt))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be finite");
+    if (!(dt > 0))
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be > 0");
+    return RVO_OK;
+}

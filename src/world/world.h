@@ -185,6 +185,9 @@ static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, in
 }
 /* rvo__fail(w, status, arg, fmt, ...): the message into w's error slot; returns status. */
 #define rvo__fail(w, ...) rvo__base_fail(&(w)->base, __VA_ARGS__)
+/* A step's dt (argument 1 of solve and integrate): RVO_OK, or the failure
+ * reported (not finite, or not > 0). */
+rvo_status rvo__check_dt(rvo_world *w, float dt);
 static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 
 /* world.c: validates one agent parameter value; NULL when fine. */
