@@ -736,25 +736,31 @@ local function clear_tail(t, from)
     end
 end
 
-function methods.ids(self, buf)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "ids") end
-    local t = buf
-    if t == nil then
-        t = {}
-    elseif type(t) ~= "table" then
-        type_fail(1, "ids", "table", buf)
-    end
-    local n = C.rvo_world_agent_count(w)
-    local b = id_buffer(n)
-    local got = C.rvo_world_agent_ids(w, b, n)
-    if got < n then n = got < 0 and 0 or got end
+-- The ids b[0 .. n) into buf (returns n) or a new list (returns it and n).
+local function id_list(b, n, buf)
+    local t = buf or {}
     for i = 1, n do
         t[i] = tonumber(b[i - 1])
     end
     clear_tail(t, n + 1)
     if buf == nil then return t, n end
     return n
+end
+
+-- ids and obstacles: every id that count(w) and list(w, b, n) give.
+local function all_ids(self, buf, fn, count, list)
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if buf ~= nil and type(buf) ~= "table" then type_fail(1, fn, "table", buf) end
+    local n = count(w)
+    local b = id_buffer(n)
+    local got = list(w, b, n)
+    if got < n then n = got < 0 and 0 or got end
+    return id_list(b, n, buf)
+end
+
+function methods.ids(self, buf)
+    return all_ids(self, buf, "ids", C.rvo_world_agent_count, C.rvo_world_agent_ids)
 end
 
 local BULK_MAP = { [1] = 1, [2] = 1 }
@@ -987,38 +993,12 @@ function methods.obstacle_points(self, id, buf)
 end
 
 function methods.obstacles(self, buf)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "obstacles") end
-    local t = buf
-    if t == nil then
-        t = {}
-    elseif type(t) ~= "table" then
-        type_fail(1, "obstacles", "table", buf)
-    end
-    local n = C.rvo_world_obstacle_count(w)
-    local b = id_buffer(n)
-    local got = C.rvo_world_obstacle_ids(w, b, n)
-    if got < n then n = got < 0 and 0 or got end
-    for i = 1, n do
-        t[i] = tonumber(b[i - 1])
-    end
-    clear_tail(t, n + 1)
-    if buf == nil then return t, n end
-    return n
+    return all_ids(self, buf, "obstacles", C.rvo_world_obstacle_count, C.rvo_world_obstacle_ids)
 end
 
 ---------------------------------------------------------------------------
 -- Queries.
 
-local function id_list(b, n, buf)
-    local t = buf or {}
-    for i = 1, n do
-        t[i] = tonumber(b[i - 1])
-    end
-    clear_tail(t, n + 1)
-    if buf == nil then return t, n end
-    return n
-end
 
 function methods.neighbors(self, id, buf)
     local fn = "neighbors"
