@@ -163,21 +163,33 @@ void clear_tail(lua_State *L, int t, lua_Integer from) {
     lua_pop(L, 1);
 }
 
-int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf) {
-    if (got < n) {
-        n = got < 0 ? 0 : got;
-    }
-    if (!has_buf) {
-        lua_settop(L, 1);
+/* Push the n ids of buf into the table argument buf_arg (or a new table)
+ * and return the Lua results. */
+int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf) {
+    int t;
+    int32_t i;
+    if (has_buf) {
+        t = buf_arg + 1;
+    } else {
         lua_createtable(L, n, 0);
+        t = lua_gettop(L);
     }
-    for (int32_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         push_id(L, buf[i]);
-        lua_seti(L, 2, (lua_Integer)i + 1);
+        lua_seti(L, t, (lua_Integer)i + 1);
     }
-    clear_tail(L, 2, (lua_Integer)n + 1);
+    clear_tail(L, t, (lua_Integer)n + 1);
+    if (has_buf) {
+        lua_pushinteger(L, n);
+        return 1;
+    }
+    lua_pushvalue(L, t);
     lua_pushinteger(L, n);
-    return has_buf ? 1 : 2;
+    return 2;
+}
+
+int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf) {
+    return push_id_list(L, buf, got < n ? (got < 0 ? 0 : got) : n, 1, has_buf);
 }
 
 /* ---- parameter tables ------------------------------------------------- */

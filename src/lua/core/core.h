@@ -91,9 +91,11 @@ HIDDEN float *floats(lua_State *L, lworld *lw, size_t n);
 HIDDEN rvo_agent_id *ids(lua_State *L, lworld *lw, size_t n);
 /* Nil out t[from], t[from+1], ... up to the first nil. */
 HIDDEN void clear_tail(lua_State *L, int t, lua_Integer from);
-/* Returns ids buf[0 .. got) (n asked for; got < 0: none) as a list: into the
- * buffer table at index 2 (has_buf: returns n) or a new one (returns the
- * list and n). */
+/* Push the n ids of buf into the table argument buf_arg (or a new table)
+ * and return the Lua results: n, or the list and n. */
+HIDDEN int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf);
+/* push_id_list of argument 1's buffer, for the ids buf[0 .. got) of n
+ * asked for (got < 0: none). */
 HIDDEN int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf);
 /* The length of a list argument that may have holes (see common.c). */
 HIDDEN lua_Integer list_len(lua_State *L, int idx, lua_Integer len);

@@ -2,31 +2,6 @@
 
 /* ---- queries ---------------------------------------------------------- */
 
-/* Push the n ids of buf into the table argument buf_arg (or a new table)
- * and return the Lua results. */
-static int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int buf_arg, int has_buf) {
-    int t;
-    int32_t i;
-    if (has_buf) {
-        t = buf_arg + 1;
-    } else {
-        lua_createtable(L, n, 0);
-        t = lua_gettop(L);
-    }
-    for (i = 0; i < n; i++) {
-        push_id(L, buf[i]);
-        lua_seti(L, t, (lua_Integer)i + 1);
-    }
-    clear_tail(L, t, (lua_Integer)n + 1);
-    if (has_buf) {
-        lua_pushinteger(L, n);
-        return 1;
-    }
-    lua_pushvalue(L, t);
-    lua_pushinteger(L, n);
-    return 2;
-}
-
 /* ---- game semantics: locks, the avoiding report, height --------------- */
 
 static int l_avoiding(lua_State *L) {
