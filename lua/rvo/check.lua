@@ -73,6 +73,16 @@ function check.show(v)
     return t
 end
 
+--- Raises "bad argument #argn to 'fname' (world expected, got T)" at the
+-- caller of the function that calls it unless world is a world of either
+-- backend.
+function check.world(world, fname, argn)
+    -- (rvo required here, not above: svg and render use this module without a build)
+    if not require("rvo").is_world(world) then
+        error(format("bad argument #%d to '%s' (world expected, got %s)", argn, fname, type(world)), 3)
+    end
+end
+
 --- Raises, at the caller of the module method that calls it, that the
 -- world (argument argn of method fname; 0 for the module's own) was
 -- destroyed. level: of the caller to blame, counted from here (default 3:

@@ -57,9 +57,7 @@ local KINDS = {
 -- groups, jitter (one each) and surround (one attack, or a list of them).
 -- The modules that hold a world must hold this one.
 function frame.new(world, mods)
-    if not rvo.is_world(world) then
-        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "new", 1)
     check.alive(world, "new", 1)
     if mods == nil then mods = {} end
     if type(mods) ~= "table" then

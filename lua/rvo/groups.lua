@@ -33,8 +33,6 @@ local format = string.format
 local Groups = {}
 Groups.__index = Groups
 
--- A world of either backend (the check rvo.nav and rvo.follow use too).
-local is_world = require("rvo").is_world
 
 local check_self = check.self_checker(Groups, "groups", "g")
 
@@ -66,9 +64,7 @@ end
 --- A registry for one world. names: optional list of groups to define in
 -- order (bits 1, 2, ...).
 function groups.new(world, names)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "new", 1)
     if names ~= nil and type(names) ~= "table" then
         error(format("bad argument #2 to 'new' (list of group names expected, got %s)", type(names)), 2)
     end
@@ -344,9 +340,7 @@ end
 -- string of Groups:save(). The agents' groups and masks come with the
 -- world's own snapshot; this brings back the names, relations and members.
 function groups.load(world, s)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "load", 1)
     check.alive(world, "load", 1)
     local f = state.unpack("groups", s, "load", 2)
     if not valid_state(f) then error("bad argument #2 to 'load' (saved groups state is corrupted)", 2) end

@@ -39,8 +39,6 @@ Locks.__index = Locks
 
 local finite = check.finite
 
--- A world of either backend (the check rvo.nav and rvo.follow use too).
-local is_world = require("rvo").is_world
 
 local check_self = check.self_checker(Locks, "locks", "L")
 
@@ -58,9 +56,7 @@ local KNOWN = { after_avoid = true, after_clean = true, tolerance = true, releas
 --                goal and circles back (> 0, default 0.5; math.huge: never,
 --                as Unreal).
 function locks.new(world, opts)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "new", 1)
     if opts ~= nil and type(opts) ~= "table" then
         error(format("bad argument #2 to 'new' (options table expected, got %s)", type(opts)), 2)
     end
@@ -309,9 +305,7 @@ end
 -- string of Locks:save(): the timers go on where they were, and
 -- release_all releases the agents they lock.
 function locks.load(world, s)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "load", 1)
     check.alive(world, "load", 1)
     local f = state.unpack("locks", s, "load", 2)
     local ok, self = pcall(locks.new, world, { after_avoid = f.after_avoid, after_clean = f.after_clean,

@@ -63,8 +63,6 @@ local finite = check.finite
 -- core takes (a target may move at up to 1e9 m/s).
 local clamp = check.clamp_coord
 
--- A world of either backend (the check rvo.nav and rvo.follow use too).
-local is_world = require("rvo").is_world
 
 local check_self = check.self_checker(Surround, "surround", "s")
 
@@ -98,9 +96,7 @@ end
 --                  the ring with plain ORCA, for comparison;
 --   probes         phase 1 rays (default true); false: straight at the ring.
 function surround.new(world, opts)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'new' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "new", 1)
     check.alive(world, "new", 1)
     if type(opts) ~= "table" then
         error(format("bad argument #2 to 'new' (options table expected, got %s)", type(opts)), 2)
@@ -580,9 +576,7 @@ end
 --- A Surround for world (the world loaded from the same save) from s, a
 -- string of Surround:save().
 function surround.load(world, s)
-    if not is_world(world) then
-        error(format("bad argument #1 to 'load' (world expected, got %s)", type(world)), 2)
-    end
+    check.world(world, "load", 1)
     check.alive(world, "load", 1)
     local f = state.unpack("surround", s, "load", 2)
     if not valid_state(f) then error("bad argument #2 to 'load' (saved surround state is corrupted)", 2) end
