@@ -8,10 +8,7 @@ local rvo = require("rvo")
 
 local OTHER = rawget(_G, "jit") and "lua5.4" or "luajit"
 
-local function shell_ok(cmd)
-    local r = os.execute(cmd)
-    return r == true or r == 0 -- Lua 5.4 / LuaJIT
-end
+local shell_ok = support.shell_ok
 
 -- Runs src in the other interpreter as run(...) with the arguments given as
 -- Lua source; returns what it printed: the method names, the result, the backend.

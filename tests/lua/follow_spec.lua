@@ -137,8 +137,7 @@ describe("the example level (short)", function()
             pending("librvo_nav not built (install librecast-dev): level test skipped")
             return
         end
-        local r = os.execute("command -v " .. OTHER .. " >/dev/null 2>&1")
-        if not (r == true or r == 0) then
+        if not support.shell_ok("command -v " .. OTHER .. " >/dev/null 2>&1") then
             pending(OTHER .. " is not installed")
             return
         end
@@ -221,8 +220,7 @@ describe("a two-way door", function()
     end)
 
     it("ends bit-identically on both runtimes", function()
-        local r = os.execute("command -v " .. OTHER .. " >/dev/null 2>&1")
-        if not (r == true or r == 0) then
+        if not support.shell_ok("command -v " .. OTHER .. " >/dev/null 2>&1") then
             pending(OTHER .. " is not installed")
             return
         end

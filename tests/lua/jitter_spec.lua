@@ -8,10 +8,7 @@ local error_of, nan, inf = support.error_of, support.nan, support.inf
 
 local OTHER = rawget(_G, "jit") and "lua5.4" or "luajit"
 
-local function shell_ok(cmd)
-    local r = os.execute(cmd)
-    return r == true or r == 0
-end
+local shell_ok = support.shell_ok
 
 -- Runs src (a chunk returning a string) in the other interpreter.
 local function run_other(src)

@@ -92,10 +92,7 @@ local function run(scene, hold, steps)
     return support.load(SCENE_SRC, "=surround")(scene, hold, steps or 600)
 end
 
-local function shell_ok(cmd)
-    local r = os.execute(cmd)
-    return r == true or r == 0
-end
+local shell_ok = support.shell_ok
 
 describe("rvo.surround", function()
     it("brings 24 units onto the ring and keeps them there, evenly and without overlap", function()
