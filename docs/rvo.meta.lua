@@ -295,6 +295,45 @@ function World:unlock(id) end
 ---@return boolean
 function World:is_locked(id) end
 
+---Seconds left on agent id's timed lock (0: no timer). See lock_solved.
+---@param id rvo.AgentId
+---@return number
+function World:lock_time(id) end
+
+---Whether lock_solved may lock agent id (default true); false ends its
+---timed lock (a hero, surround holders: rvo.locks' exempt).
+---@param id rvo.AgentId
+---@param on boolean
+function World:set_auto_lock(id, on) end
+
+---@param id rvo.AgentId
+---@return boolean
+function World:auto_lock(id) end
+
+---Lock timers, before the solve (after the preferred velocities are set):
+---counts every timed lock down by dt and ends those run out, and those
+---whose agent's preferred velocity moved more than their release_on_change.
+---@param dt number [s], finite, >= 0
+---@return integer ended
+function World:advance_locks(dt) end
+
+---Lock timers, between solve and integrate: locks every unlocked agent with
+---auto lock on and a group in groups to its new velocity, for after_avoid
+---seconds if it diverted from its preferred velocity by more than
+---tolerance, else for after_clean (none if that is <= 1e-9).
+---@param tolerance number [m/s], >= 0
+---@param after_avoid number [s], >= 0
+---@param after_clean number [s], >= 0
+---@param release_on_change number [m/s], > 0 (math.huge: never)
+---@param groups integer bit mask 0..2^32-1 (4294967295: every agent)
+---@return integer locked_for_avoiding
+function World:lock_solved(tolerance, after_avoid, after_clean, release_on_change, groups) end
+
+---Lock timers, after integrate (before the next solve): ends the timed locks
+---of agents the overlap passes moved more than 1e-3 m (a lock ends on contact).
+---@return integer ended
+function World:release_pushed() end
+
 ---Agents whose last solved velocity differs from their preferred one by more
 ---than tolerance, in agent order, locked agents excluded. Without buf:
 ---the list and its count; with buf: fills it and returns the count.
@@ -811,18 +850,21 @@ local Locks = {}
 local locks = {}
 
 ---@param world rvo.World
----@param opts? {after_avoid?: number, after_clean?: number, tolerance?: number, release_on_change?: number}
+---groups: lock only agents in one of these groups (a bit mask, default all).
+---@param opts? {after_avoid?: number, after_clean?: number, tolerance?: number, release_on_change?: number, groups?: integer}
 ---@return rvo.Locks
 function locks.new(world, opts) end
 
----Advances the timers by dt [s] and unlocks the expired.
+---Advances the timers by dt [s] and unlocks the expired (world:advance_locks);
+---returns how many locks ended.
 ---@param dt number
+---@return integer
 function Locks:update(dt) end
 ---Between solve and integrate: locks every unlocked agent to its new
 ---velocity; returns the number locked for avoiding.
 ---@return integer
 function Locks:after_solve() end
----update(dt), world:solve(dt), after_solve(), world:integrate(dt).
+---update(dt), world:solve(dt), after_solve(), world:integrate(dt), after_integrate(dt).
 ---@param dt? number
 function Locks:step(dt) end
 ---@param id rvo.AgentId

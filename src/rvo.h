@@ -319,6 +319,39 @@ RVO_API int rvo_agent_is_locked(const rvo_world *w, rvo_agent_id id);
  * agents excluded. Writes up to cap ids; returns the number found, or a
  * negative rvo_status (RVO_ERR_PHASE before the first solve). */
 RVO_API int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int32_t cap);
+/* Lock timers (rvo.locks, Unreal's avoidance lock timers, in bulk). A timed
+ * lock is a lock (rvo_agent_lock) with seconds left on it; rvo_agent_unlock
+ * ends it, rvo_agent_lock only changes its velocity. Three calls a frame:
+ *   rvo_world_advance_locks(w, dt)   before the solve, after the preferred
+ *       velocities are set: counts every timed lock down by dt [s] (finite,
+ *       >= 0) and ends those with 1e-9 s or less left, and those whose
+ *       agent's preferred velocity moved more than their release_on_change
+ *       from what it was when the lock began;
+ *   rvo_world_lock_solved(...)       between solve and integrate: locks every
+ *       unlocked agent that takes part (auto lock on, the default, and
+ *       groups & the agent's groups != 0) to its new velocity, for
+ *       after_avoid seconds if it differs from its preferred velocity by more
+ *       than tolerance [m/s] (as rvo_world_avoiding), else for after_clean
+ *       (no lock when that is 1e-9 s or less). tolerance, after_avoid and
+ *       after_clean finite and >= 0; release_on_change > 0 (may be
+ *       infinite: never). Returns the number locked for avoiding;
+ *   rvo_world_release_pushed(w)      after integrate (before the next solve):
+ *       ends the timed locks of agents the overlap passes moved more than
+ *       1e-3 m from where their lock velocity took them (a lock ends on
+ *       contact). Returns the number ended.
+ * Each returns a count, or a negative rvo_status (RVO_ERR_PHASE out of its
+ * place in the step). Timers are saved with the world. */
+RVO_API int32_t rvo_world_advance_locks(rvo_world *w, double dt);
+RVO_API int32_t rvo_world_lock_solved(rvo_world *w, float tolerance, double after_avoid, double after_clean,
+                                      double release_on_change, uint32_t groups);
+RVO_API int32_t rvo_world_release_pushed(rvo_world *w);
+/* Seconds left on an agent's timed lock (0: no timer). */
+RVO_API rvo_status rvo_agent_lock_time(const rvo_world *w, rvo_agent_id id, double *out);
+/* Whether rvo_world_lock_solved may lock the agent (default true): off for a
+ * hero or units that must keep sliding. Turning it off ends a timed lock. */
+RVO_API rvo_status rvo_agent_set_auto_lock(rvo_world *w, rvo_agent_id id, bool on);
+/* 1 if on, 0 if off, negative rvo_status on error. */
+RVO_API int rvo_agent_auto_lock(const rvo_world *w, rvo_agent_id id);
 /* Extra vertical distance [m] (>= 0) under which two extents still count
  * as overlapping. Default 0. */
 RVO_API rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);

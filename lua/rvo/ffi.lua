@@ -726,6 +726,76 @@ function methods.stall_time(self, id)
 end
 
 ---------------------------------------------------------------------------
+-- Lock timers (rvo.locks in bulk).
+
+function methods.advance_locks(self, dt)
+    local fn = "advance_locks"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(dt) ~= "number" then type_fail(1, fn, "number", dt) end
+    local n = C.rvo_world_advance_locks(w, dt)
+    if n < 0 then core_fail(w, n, fn) end
+    return n
+end
+
+function methods.lock_solved(self, tolerance, after_avoid, after_clean, release_on_change, groups)
+    local fn = "lock_solved"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(tolerance) ~= "number" then type_fail(1, fn, "number", tolerance) end
+    if type(after_avoid) ~= "number" then type_fail(2, fn, "number", after_avoid) end
+    if type(after_clean) ~= "number" then type_fail(3, fn, "number", after_clean) end
+    if type(release_on_change) ~= "number" then type_fail(4, fn, "number", release_on_change) end
+    if type(groups) ~= "number" then type_fail(5, fn, "number", groups) end
+    if not (groups >= 0 and groups <= 4294967295 and floor(groups) == groups) then
+        arg_fail(5, fn, "groups must be an integer in 0..2^32-1")
+    end
+    -- core: tolerance = 1, after_avoid = 2, after_clean = 3, release_on_change = 4, as in Lua
+    local n = C.rvo_world_lock_solved(w, tolerance, after_avoid, after_clean, release_on_change, groups)
+    if n < 0 then core_fail(w, n, fn) end
+    return n
+end
+
+function methods.release_pushed(self)
+    local fn = "release_pushed"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    local n = C.rvo_world_release_pushed(w)
+    if n < 0 then core_fail(w, n, fn) end
+    return n
+end
+
+function methods.lock_time(self, id)
+    local fn = "lock_time"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    local st = C.rvo_agent_lock_time(w, to_id(id), num_out)
+    if st ~= 0 then core_fail(w, st, fn) end
+    return num_out[0]
+end
+
+function methods.set_auto_lock(self, id, on)
+    local fn = "set_auto_lock"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    if type(on) ~= "boolean" then type_fail(2, fn, "boolean", on) end
+    local st = C.rvo_agent_set_auto_lock(w, to_id(id), on)
+    if st ~= 0 then core_fail(w, st, fn) end
+end
+
+function methods.auto_lock(self, id)
+    local fn = "auto_lock"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
+    local r = C.rvo_agent_auto_lock(w, to_id(id))
+    if r < 0 then core_fail(w, r, fn) end
+    return r > 0
+end
+
+---------------------------------------------------------------------------
 -- Bulk access, in the world's agent order.
 
 -- Nil out t[from], t[from+1], ... up to the first nil.

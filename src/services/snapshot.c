@@ -22,8 +22,12 @@
 
 /* 2: per agent, the side it goes round an obstacle on (solve/detour.c);
  * per obstacle, its side and closed flag as added (for reshaping) and its
- * velocity */
-#define SNAP_VERSION 2u
+ * velocity
+ * 3: per agent, its lock timer (world/lock_timers.c: seconds left, the
+ * preferred velocity and release distance it was locked with, where the
+ * last integrate moved it, auto lock); whether an integrate ran since the
+ * last solve */
+#define SNAP_VERSION 3u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -111,6 +115,12 @@ static void io_f32(snap_io *s, float *v) {
     u = (uint32_t)io_raw(s, u, 4);
     memcpy(v, &u, 4);
 }
+static void io_f64(snap_io *s, double *v) {
+    uint64_t u;
+    memcpy(&u, v, 8);
+    u = io_raw(s, u, 8);
+    memcpy(v, &u, 8);
+}
 static void io_vec2(snap_io *s, rvo_vec2 *v) {
     io_f32(s, &v->x);
     io_f32(s, &v->y);
@@ -181,6 +191,16 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
         int32_t side = w->detour[i];
         io_i32(s, &side);
         w->detour[i] = (int8_t)(side < -1 ? -2 : side > 1 ? 2 : side); /* out of range: caught by validate */
+    }
+    if (s->version >= 3) { /* lock timers */
+        agent_lock *k = &w->lock[i];
+        io_f64(s, &k->left);
+        io_f64(s, &k->release);
+        io_vec2(s, &k->pref);
+        io_vec2(s, &k->moved); /* (read by rvo_world_release_pushed after an integrate) */
+        bool auto_lock = !k->no_auto;
+        io_bool(s, &auto_lock);
+        k->no_auto = !auto_lock;
     }
 }
 
@@ -313,6 +333,8 @@ static void visit_state(snap_io *s, rvo_world *w) {
     visit_slots(s, w, &w->agent_slots);
     visit_obstacles(s, w);
     visit_slots(s, w, &w->obst_slots);
+    if (s->version >= 3)
+        io_bool(s, &w->locks_moved); /* lock timers: an integrate ran, no solve since */
 }
 
 /* ---- checks of a loaded world ------------------------------------------ */
@@ -401,6 +423,12 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             e = "bad stall time";
         else if (w->detour[i] < -1 || w->detour[i] > 1)
             e = "bad detour side";
+        else if (!(w->lock[i].left >= 0.0 && isfinite(w->lock[i].left)) ||
+                 (w->lock[i].left > 0.0 && (a->locked != 1 || !(w->lock[i].release > 0.0) ||
+                                            !finite_vec(w->lock[i].pref, RVO_MAX_COORD))))
+            e = "bad lock timer";
+        else if (!finite_vec(w->lock[i].moved, INFINITY))
+            e = "bad lock timer";
         if (e) {
             snprintf(buf, n, "agent %ld: %s", (long)i + 1, e);
             return buf;

@@ -80,6 +80,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     const rvo_status bad_dt = rvo__check_dt(w, dt);
     if (bad_dt != RVO_OK)
         return bad_dt;
+    w->locks_moved = false; /* lock timers: the positions integrate left are no more */
     if (!rvo__prepare(w))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (!rvo__update_shares(w))

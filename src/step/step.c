@@ -59,6 +59,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->ids, w->cap);
     FREE_ARRAY(w->stall, w->cap); /* stall events */
     FREE_ARRAY(w->detour, w->cap);
+    FREE_ARRAY(w->lock, w->cap); /* lock timers */
     FREE_ARRAY(w->sep_start, w->sep_start_cap);
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);
@@ -93,6 +94,7 @@ static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
         w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
         /* degenerate input: a huge dt must not carry agents to inf */
         w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
+        rvo__locks_record_move(w, i); /* lock timers: rvo_world_release_pushed */
     }
 }
 
@@ -178,6 +180,7 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
         w->grid.slack += slack;
         w->grid.valid = true;
     }
+    w->locks_moved = true; /* lock timers: rvo_world_release_pushed */
     rvo__ok(w);
     return RVO_OK;
 }

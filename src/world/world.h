@@ -40,6 +40,16 @@ static inline bool filters_pairs(const agent_params *a) {
     return a->mask != 0xffffffffu || a->groups == 0 || a->height != INFINITY;
 }
 
+/* Lock timers (world/lock_timers.c), per agent in a cold array of their
+ * own (cap entries, moves with the agent). left > 0: a timed lock. */
+typedef struct agent_lock {
+    double left;     /* seconds left on the timed lock; 0: none */
+    rvo_vec2 pref;   /* the preferred velocity when the lock began */
+    double release;  /* ends when the preferred velocity moves farther than this [m/s] */
+    rvo_vec2 moved;  /* integrate: where the move put it, before the overlap passes */
+    uint8_t no_auto; /* rvo_agent_set_auto_lock(false) */
+} agent_lock;
+
 /* ---- obstacles (RVO2's vertex ring representation) -------------------- */
 typedef struct obst_vertex {
     rvo_vec2 point;
@@ -145,6 +155,8 @@ struct rvo_world {
     /* solve/detour.c: per agent (moves with it), 0 or the side it goes
      * round an obstacle on: +1 left, -1 right */
     int8_t *detour;
+    agent_lock *lock;    /* lock timers (lock_timers.c), per agent (moves with it) */
+    bool locks_moved;    /* integrate recorded lock[i].moved; no solve since (rvo_world_release_pushed) */
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
@@ -202,5 +214,10 @@ void rvo__obstacles_free(rvo_world *w);
 
 /* stall.c: advances agents [begin, end)'s stall times after an integrate of dt. */
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
+/* lock_timers.c: records where integrate's move put the timed-locked agents. */
+static inline void rvo__locks_record_move(rvo_world *w, int32_t i) {
+    if (w->lock[i].left > 0.0)
+        w->lock[i].moved = w->pos[i];
+}
 
 #endif

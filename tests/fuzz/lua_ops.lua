@@ -433,6 +433,14 @@ end
 op(2, "lock", method("lock", { "id", "vel", "vel" }))
 op(1, "unlock", getter("unlock"))
 op(1, "is_locked", getter("is_locked"))
+-- lock timers (issue 19)
+op(1, "lock_time", getter("lock_time"))
+op(1, "auto_lock", getter("auto_lock"))
+op(1, "set_auto_lock", method("set_auto_lock", { "id", "bool" }))
+op(2, "advance_locks", method("advance_locks", { "dt" }))
+op(2, "lock_solved", method("lock_solved", { function(r) return r:uniform(0, 0.1) end, "weight", "weight",
+    function(r) return r:chance(0.2) and huge or r:uniform(0.1, 2) end, "bits" }))
+op(2, "release_pushed", method("release_pushed", {}))
 op(2, "avoiding", method("avoiding", { function(r) return r:chance(0.5) and nil or r:uniform(0, 0.1) end, buffer }))
 op(2, "ids", method("ids", { buffer }))
 for _, v in ipairs { "positions", "velocities", "new_velocities" } do
@@ -549,7 +557,8 @@ local function gname(r) return r:pick(GROUP_NAMES) end
 
 behaviour("jitter", function(r)
     return { n = 1, r:chance(0.8) and fields(r, { seed = "count", amount = "weight", slow_radius = "dist" }) or nil }
-end, { { "steer", 8, { function() return S.w end, "id", "coord", "coord", "speed" } }, { "save", 1, {} } })
+end, { { "steer", 8, { function() return S.w end, "id", "coord", "coord", "speed" } },
+    { "save", 1, {} } })
 behaviour("groups", function(r)
     return { n = 2, r:chance(0.9) and S.w or odd_value(r), { "red", "blue" } }
 end, {

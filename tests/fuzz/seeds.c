@@ -167,6 +167,10 @@ static void snapshot_seeds(const char *dir) {
     rvo_agent_set_param(w, 3, RVO_PARAM_HEIGHT, 2);
     for (int s = 0; s < 3; ++s)
         rvo_world_step(w, 0);
+    rvo_agent_set_auto_lock(w, 4, false); /* lock timers (version 3) */
+    rvo_world_solve(w, 0);
+    rvo_world_lock_solved(w, 1e-4f, 0.2, 0.3, 0.5, 0xffffffffu);
+    rvo_world_integrate(w, 0);
     snapshot_seed(dir, "small", w);
     rvo_world_set_solver(w, RVO_SOLVER_RVO);
     rvo_world_set_sampling(w, 16, 2);

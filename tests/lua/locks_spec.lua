@@ -135,6 +135,73 @@ describe("rvo.locks timers", function()
         assert.are.equal(0, L:time_left(mine))
     end)
 
+    it("locks only the agents of opts.groups and never an exempted one (per group and per agent)", function()
+        local groups = require("rvo.groups")
+        local g = groups.new(w, { "red", "blue", "hero" })
+        local red = w:add_agent(-2, 0, { pvx = 1 })
+        local blue = w:add_agent(2, 0.1, { pvx = -1 })
+        local hero = w:add_agent(0, 5, { pvx = 1 })
+        local red2 = w:add_agent(0, -5, { pvx = 1 })
+        g:set(red, "red"); g:set(red2, "red"); g:set(blue, "blue"); g:set(hero, "hero", "red")
+        local R = locks.new(w, { groups = g:value("red"), after_clean = 1 })
+        R:exempt(hero)
+        assert.is_false(w:auto_lock(hero))
+        R:step()
+        assert.is_true(w:is_locked(red) and w:is_locked(red2))
+        assert.is_false(w:is_locked(blue)) -- not in the module's groups
+        assert.is_false(w:is_locked(hero)) -- exempted (though red)
+        assert.are.equal(0, R:time_left(hero))
+        -- let the hero in again: locked from the next solve
+        R:exempt(hero, false)
+        assert.is_true(w:auto_lock(hero))
+        R:step()
+        assert.is_true(w:is_locked(hero) and R:time_left(hero) > 0)
+        -- exempting a locked agent ends its lock
+        R:exempt(red2)
+        assert.is_false(w:is_locked(red2))
+        for _, bad in ipairs { -1, 0.5, 2 ^ 32, nan } do
+            local msg = error_of(function() locks.new(w, { groups = bad }) end)
+            assert.is_truthy(msg:match("^bad argument #2 to 'new' %(groups must be an integer in 0..2%^32%-1, got "),
+                msg)
+        end
+    end)
+
+    it("keeps the timers in the world: a save of the world carries them, removed agents take theirs", function()
+        local a = w:add_agent(-2, 0, { pvx = 1 })
+        w:add_agent(2, 0.1, { pvx = -1 })
+        L:step()
+        local left = L:time_left(a)
+        assert.is_true(left > 0.1)
+        assert.are.equal(left, w:lock_time(a))
+        local w2 = rvo.load(w:save())
+        assert.are.equal(left, w2:lock_time(a))
+        local L2 = locks.load(w2, L:save())
+        L2:update(0.05)
+        L:update(0.05)
+        assert.are.equal(L:time_left(a), L2:time_left(a))
+        w2:remove_agent(a)
+        assert.are.equal(0, L2:time_left(a))
+        w2:destroy()
+    end)
+
+    it("loads a save from before the timers moved into the world: its locks end", function()
+        local state = require("rvo.state")
+        local a = w:add_agent(-2, 0, { pvx = 1 })
+        local b = w:add_agent(2, 0.1, { pvx = -1 })
+        w:lock(a, 1, 0)
+        local old = state.encode({ kind = "locks", fields = { after_avoid = 0.2, after_clean = 0.001,
+            tolerance = 1e-4, release_on_change = 0.5, timer = { [a] = 0.15 }, pref = { [a] = { 1, 0 } },
+            exempted = { [b] = true } } })
+        local O = locks.load(w, old)
+        assert.is_false(w:is_locked(a))
+        assert.is_false(w:auto_lock(b))
+        assert.is_true(O.exempted[b])
+        local bad = state.encode({ kind = "locks", fields = { after_avoid = 0.2, after_clean = 0.001,
+            tolerance = 1e-4, release_on_change = 0.5, timer = { [a] = "x" }, pref = {}, exempted = {} } })
+        assert.are.equal("bad argument #2 to 'load' (saved locks state is corrupted)",
+            error_of(function() locks.load(w, bad) end))
+    end)
+
     it("with after_avoid = 0 and after_clean = 0 locks nobody", function()
         local Z = locks.new(w, { after_avoid = 0, after_clean = 0 })
         local a = w:add_agent(-2, 0, { pvx = 1 })

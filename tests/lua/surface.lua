@@ -43,6 +43,13 @@ return {
     { "unlock", "id:id" },
     { "is_locked", "id:id" },
     { "stall_time", "id:id" },
+    { "lock_time", "id:id" },
+    { "set_auto_lock", "id:id", "on:boolean" },
+    { "auto_lock", "id:id" },
+    { "advance_locks", "dt:number" },
+    { "lock_solved", "tolerance:number", "after_avoid:number", "after_clean:number", "release_on_change:number",
+        "groups:integer" },
+    { "release_pushed" },
     -- per-agent parameters (named by the core's rvo_param_name)
     { "radius", "id:id" },
     { "set_radius", "id:id", "radius:number" },

@@ -155,6 +155,8 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
     local GOOD = { set_pref_velocities = { 0, 0, 0, 0 }, set_new_velocities = { 0, 0, 0, 0 },
         add_obstacle = { 0, 0, 1, 0, 1, 1 }, set_obstacle_points = { 10, 10, 12, 10, 12, 12 } }
     local GOOD_ARG = { set_obstacle_points = 2 } -- the list's place, when not first
+    local GOOD_MORE = { steer = { [6] = { s1 = 1, s2 = 1 } } } -- other arguments whose content matters
+    local BEFORE = { release_pushed = function(w) w:integrate() end } -- methods of another phase
 
     for _, all in ipairs { false, true } do
         it("takes every method's " .. (all and "arguments, optional ones too" or "required arguments"), function()
@@ -167,8 +169,10 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
                 for i, arg in ipairs(m.args) do
                     if all or not arg.optional then
                         args[i] = i == (GOOD_ARG[m.name] or 1) and GOOD[m.name] or good_value(arg.type, a, o)
+                        if GOOD_MORE[m.name] and GOOD_MORE[m.name][i] then args[i] = GOOD_MORE[m.name][i] end
                     end
                 end
+                if BEFORE[m.name] then BEFORE[m.name](w) end
                 local ok, msg = pcall(function() return w[m.name](w, unpack(args, 1, #m.args)) end)
                 if not ok then problems[#problems + 1] = m.name .. ": " .. tostring(msg) end
                 w:destroy()

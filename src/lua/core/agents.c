@@ -137,6 +137,88 @@ static int l_is_locked(lua_State *L) {
     return 1;
 }
 
+/* ---- lock timers (rvo.locks in bulk) --------------------------------- */
+
+static int push_count(lua_State *L, lworld *lw, int32_t n, const char *fn) {
+    if (n < 0) {
+        core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
+    }
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
+
+static int l_advance_locks(lua_State *L) {
+    static const char fn[] = "advance_locks";
+    lworld *lw = check_world(L, fn);
+    double dt = check_num(L, 1, fn);
+    return push_count(L, lw, rvo_world_advance_locks(lw->w, dt), fn);
+}
+
+static int l_lock_solved(lua_State *L) {
+    static const char fn[] = "lock_solved";
+    lworld *lw = check_world(L, fn);
+    double tol = check_num(L, 1, fn);
+    double avoid = check_num(L, 2, fn);
+    double clean = check_num(L, 3, fn);
+    double release = check_num(L, 4, fn);
+    double groups = check_num(L, 5, fn);
+    if (!(groups >= 0 && groups <= 4294967295.0 && floor(groups) == groups)) {
+        arg_error(L, 5, fn, "groups must be an integer in 0..2^32-1");
+    }
+    if (!(tol <= 3.4e38)) { /* (a float: the core sees inf) */
+        tol = INFINITY;
+    }
+    /* core: tolerance = 1, after_avoid = 2, after_clean = 3, release_on_change = 4, as in Lua */
+    return push_count(L, lw,
+                      rvo_world_lock_solved(lw->w, (float)tol, avoid, clean, release, (uint32_t)groups), fn);
+}
+
+static int l_release_pushed(lua_State *L) {
+    static const char fn[] = "release_pushed";
+    lworld *lw = check_world(L, fn);
+    return push_count(L, lw, rvo_world_release_pushed(lw->w), fn);
+}
+
+static int l_lock_time(lua_State *L) {
+    static const char fn[] = "lock_time";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    double t = 0;
+    rvo_status st = rvo_agent_lock_time(lw->w, id, &t);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    lua_pushnumber(L, (lua_Number)t);
+    return 1;
+}
+
+static int l_set_auto_lock(lua_State *L) {
+    static const char fn[] = "set_auto_lock";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    rvo_status st;
+    if (lua_type(L, 3) != LUA_TBOOLEAN) {
+        type_error(L, 2, fn, "boolean", 3);
+    }
+    st = rvo_agent_set_auto_lock(lw->w, id, lua_toboolean(L, 3) != 0);
+    if (st != RVO_OK) {
+        core_error(L, lw->w, st, fn, NULL, 0);
+    }
+    return 0;
+}
+
+static int l_auto_lock(lua_State *L) {
+    static const char fn[] = "auto_lock";
+    lworld *lw = check_world(L, fn);
+    rvo_agent_id id = check_id(L, 1, fn);
+    int r = rvo_agent_auto_lock(lw->w, id);
+    if (r < 0) {
+        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
+    }
+    lua_pushboolean(L, r > 0);
+    return 1;
+}
+
 /* ---- stall events: threshold, bulk query, per-agent time ------------- */
 
 static int l_stall_time(lua_State *L) {
@@ -212,6 +294,12 @@ const luaL_Reg agent_methods[] = {{"add_agent", l_add_agent},
                                   {"lock", l_lock},
                                   {"unlock", l_unlock},
                                   {"is_locked", l_is_locked},
+                                  {"advance_locks", l_advance_locks}, /* lock timers */
+                                  {"lock_solved", l_lock_solved},
+                                  {"release_pushed", l_release_pushed},
+                                  {"lock_time", l_lock_time},
+                                  {"set_auto_lock", l_set_auto_lock},
+                                  {"auto_lock", l_auto_lock},
                                   {"stall_time", l_stall_time},
                                   {NULL, NULL}};
 

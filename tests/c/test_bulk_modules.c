@@ -1,0 +1,220 @@
+/* The behaviour modules' bulk calls (issue 19): lock timers
+ * (rvo_world_advance_locks, _lock_solved, _release_pushed, per-agent
+ * lock time and auto lock).
+ * Bad input fails clearly and leaves the world as it was; timers go on
+ * bit for bit through a snapshot and on any thread count. */
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALL 0xffffffffu
+
+static rvo_world *world(float dt, int threads) {
+    rvo_world_def d = rvo_default_world_def();
+    d.time_step = dt;
+    d.threads = threads;
+    d.agent.max_speed = 2;
+    return rvo_world_create(&d);
+}
+
+static rvo_agent_id agent(rvo_world *w, float x, float y, float pvx, float pvy) {
+    rvo_agent_def a = rvo_world_agent_defaults(w);
+    a.pref_velocity = (rvo_vec2){pvx, pvy};
+    return rvo_world_add_agent(w, x, y, &a);
+}
+
+static double lock_time(rvo_world *w, rvo_agent_id id) {
+    double t = -1;
+    CHECK(rvo_agent_lock_time(w, id, &t) == RVO_OK);
+    return t;
+}
+
+static bool same_bits(const rvo_vec2 *a, const rvo_vec2 *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+/* after_avoid for the two that diverted, after_clean for the free one; the
+ * timers count down and end; a change of mind ends a lock early. */
+static void timers(void) {
+    rvo_world *w = world(0.05f, 1);
+    const rvo_agent_id free = agent(w, 0, 10, 1, 0), a = agent(w, -2, 0, 1, 0), b = agent(w, 2, 0.1f, -1, 0);
+    CHECK(rvo_world_advance_locks(w, 0.05) == 0);
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 0.2, 0.001, 0.5, ALL) == 2);
+    CHECK(rvo_agent_is_locked(w, a) == 1 && rvo_agent_is_locked(w, b) == 1 && rvo_agent_is_locked(w, free) == 1);
+    CHECK(lock_time(w, a) == 0.2 && lock_time(w, free) == 0.001);
+    rvo_vec2 nv, v;
+    CHECK(rvo_agent_get_new_velocity(w, a, &nv) == RVO_OK);
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_release_pushed(w) == 0);
+    CHECK(rvo_agent_get_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
+    CHECK(rvo_world_advance_locks(w, 0.05) == 1); /* the clean lock */
+    CHECK(rvo_agent_is_locked(w, free) == 0 && lock_time(w, free) == 0);
+    for (int k = 0; k < 3; ++k) { /* 0.2 s: three more solves keep the velocity */
+        CHECK(rvo_agent_is_locked(w, a) == 1);
+        CHECK(rvo_agent_set_pref_velocity(w, a, 1.2f, 0) == RVO_OK); /* a small change of mind */
+        CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_lock_solved(w, 1e-4f, 0.2, 0.001, 0.5, ALL) >= 0);
+        CHECK(rvo_agent_get_new_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
+        CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_advance_locks(w, 0.05) >= 1);
+    }
+    CHECK(rvo_agent_is_locked(w, a) == 0 && lock_time(w, a) == 0);
+
+    /* a change of mind beyond release_on_change ends the lock at once */
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 10, 10, 0.5, ALL) >= 0);
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_agent_is_locked(w, b) == 1);
+    CHECK(rvo_agent_set_pref_velocity(w, b, 0, 0) == RVO_OK);
+    CHECK(rvo_world_advance_locks(w, 0) >= 1);
+    CHECK(rvo_agent_is_locked(w, b) == 0 && rvo_agent_is_locked(w, free) == 1);
+    /* unlock ends a timer; lock only changes its velocity */
+    CHECK(rvo_agent_lock(w, free, 0.5f, 0) == RVO_OK && lock_time(w, free) > 9);
+    CHECK(rvo_agent_unlock(w, free) == RVO_OK && lock_time(w, free) == 0);
+    rvo_world_destroy(w);
+}
+
+/* Who takes part: auto lock off (the hero), groups, someone else's lock. */
+static void who(void) {
+    rvo_world *w = world(0.1f, 1);
+    const rvo_agent_id hero = agent(w, 0, 0, 1, 0), red = agent(w, 5, 0, 1, 0), blue = agent(w, 10, 0, 1, 0);
+    const rvo_agent_id held = agent(w, 15, 0, 1, 0);
+    CHECK(rvo_agent_set_param(w, blue, RVO_PARAM_GROUPS, 2) == RVO_OK);
+    CHECK(rvo_agent_auto_lock(w, hero) == 1);
+    CHECK(rvo_agent_set_auto_lock(w, hero, false) == RVO_OK && rvo_agent_auto_lock(w, hero) == 0);
+    CHECK(rvo_agent_lock(w, held, 0, 1) == RVO_OK);
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 1, 1, INFINITY, 1u) == 0); /* group bit 1: red (and the hero) */
+    CHECK(rvo_agent_is_locked(w, hero) == 0 && rvo_agent_is_locked(w, blue) == 0);
+    CHECK(rvo_agent_is_locked(w, red) == 1 && lock_time(w, red) == 1);
+    CHECK(rvo_agent_is_locked(w, held) == 1 && lock_time(w, held) == 0); /* not a timer of ours */
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_advance_locks(w, 5) == 1);
+    CHECK(rvo_agent_is_locked(w, held) == 1 && rvo_agent_is_locked(w, red) == 0);
+    /* turning auto lock off ends a running timer */
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 1, 1, INFINITY, ALL) == 0);
+    CHECK(rvo_agent_is_locked(w, blue) == 1);
+    CHECK(rvo_agent_set_auto_lock(w, blue, false) == RVO_OK);
+    CHECK(rvo_agent_is_locked(w, blue) == 0 && lock_time(w, blue) == 0);
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    rvo_world_destroy(w);
+}
+
+/* A lock ends on contact: the hard-body pass moved it. */
+static void contact(void) {
+    rvo_world *w = world(0.1f, 1);
+    const rvo_agent_id a = agent(w, 0, 0, 2, 0);
+    rvo_agent_def d = rvo_world_agent_defaults(w);
+    d.weight = 0; /* never pushed */
+    const rvo_agent_id wall = rvo_world_add_agent(w, 1.05f, 0, &d);
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 10, 10, 0.5, ALL) >= 0);
+    CHECK(rvo_agent_lock(w, a, 2, 0) == RVO_OK); /* straight into the wall (the timer goes on) */
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    /* a copy saved now (between integrate and release_pushed) answers alike */
+    const size_t n = rvo_world_save(w, NULL, 0);
+    uint8_t *buf = malloc(n);
+    rvo_world_save(w, buf, n);
+    rvo_world *l = NULL;
+    CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+    free(buf);
+    CHECK(rvo_world_release_pushed(w) == 1);
+    CHECK(rvo_agent_is_locked(w, a) == 0 && rvo_agent_is_locked(w, wall) == 1);
+    if (l) {
+        CHECK(rvo_world_release_pushed(l) == 1);
+        CHECK(rvo_agent_is_locked(l, a) == 0 && rvo_agent_is_locked(l, wall) == 1);
+        CHECK(rvo_world_solve(l, rvo_world_time_step(l)) == RVO_OK);
+        CHECK(rvo_world_release_pushed(l) == RVO_ERR_PHASE);
+        rvo_world_destroy(l);
+    }
+    rvo_world_destroy(w);
+}
+
+/* Every bad input: a clear error, the argument, nothing changed. */
+static void bad_input(void) {
+    rvo_world *w = world(0.1f, 1);
+    const rvo_agent_id a = agent(w, -2, 0, 1, 0);
+    agent(w, 2, 0.1f, -1, 0);
+    CHECK(rvo_world_lock_solved(w, 0, 1, 1, 1, ALL) == RVO_ERR_PHASE); /* before a solve */
+    CHECK(strstr(rvo_world_last_error(w), "between solve and integrate") != NULL);
+    CHECK(rvo_world_release_pushed(w) == RVO_ERR_PHASE);
+    CHECK(strstr(rvo_world_last_error(w), "after integrate") != NULL);
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_release_pushed(w) == RVO_ERR_PHASE); /* after a solve */
+    const double bad[] = {NAN, -1, INFINITY};
+    for (int k = 0; k < 3; ++k) {
+        CHECK(rvo_world_lock_solved(w, (float)bad[k], 1, 1, 1, ALL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 1);
+        CHECK(rvo_world_lock_solved(w, 0, bad[k], 1, 1, ALL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 2);
+        CHECK(rvo_world_lock_solved(w, 0, 1, bad[k], 1, ALL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 3);
+        CHECK(rvo_world_advance_locks(w, bad[k]) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 1);
+    }
+    CHECK(rvo_world_lock_solved(w, 0, 1, 1, 0, ALL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 4);
+    CHECK(rvo_world_lock_solved(w, 0, 1, 1, NAN, ALL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_is_locked(w, a) == 0 && lock_time(w, a) == 0); /* nothing changed */
+    double t;
+    CHECK(rvo_agent_lock_time(w, 12345, &t) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_agent_lock_time(w, a, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_set_auto_lock(w, 12345, false) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_agent_auto_lock(w, 12345) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_world_lock_solved(NULL, 0, 1, 1, 1, ALL) == RVO_ERR_INVALID_ARGUMENT);
+    rvo_world_destroy(w);
+}
+
+/* A crowd crossing with lock timers: a snapshot taken midway (timers
+ * running) continues bit for bit, on 1 and 3 threads alike. */
+static uint64_t crowd(int threads, bool snapshot_midway) {
+    rvo_world *w = world(0.1f, threads);
+    for (int i = 0; i < 100; ++i) {
+        const float x = (float)(i % 10) * 1.5f - 7, y = (float)(i / 10) * 1.5f - 7;
+        agent(w, x, y, x > 0 ? -1.5f : 1.5f, y > 0 ? -0.5f : 0.5f);
+    }
+    for (int s = 0; s < 120; ++s) {
+        if (snapshot_midway && s == 60) {
+            const size_t n = rvo_world_save(w, NULL, 0);
+            uint8_t *buf = malloc(n);
+            rvo_world_save(w, buf, n);
+            rvo_world *l = NULL;
+            CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+            free(buf);
+            if (!l)
+                break;
+            rvo_agent_id ids[100];
+            rvo_world_agent_ids(w, ids, 100);
+            int timed = 0;
+            for (int k = 0; k < 100; ++k) {
+                timed += lock_time(w, ids[k]) > 0;
+                CHECK(lock_time(w, ids[k]) == lock_time(l, ids[k]));
+            }
+            CHECK(timed > 10);
+            rvo_world_destroy(w);
+            w = l;
+        }
+        CHECK(rvo_world_advance_locks(w, 0.1) >= 0);
+        CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_lock_solved(w, 1e-4f, 0.3, 0.001, 0.5, ALL) >= 0);
+        CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_release_pushed(w) >= 0);
+    }
+    const uint64_t h = check_hash_world(w);
+    rvo_world_destroy(w);
+    return h;
+}
+
+int main(void) {
+    timers();
+    who();
+    contact();
+    bad_input();
+    const uint64_t h1 = crowd(1, false);
+    CHECK(crowd(1, true) == h1);
+    CHECK(crowd(3, false) == h1);
+    CHECK(crowd(3, true) == h1);
+    return check_finish("bulk_modules");
+}
