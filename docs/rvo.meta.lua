@@ -431,6 +431,23 @@ function World:velocities_view() end
 ---@param xy number[]
 function World:set_new_velocities(xy) end
 
+---rvo.jitter's steering in bulk (Jitter:steer_all uses it): sets the
+---preferred velocity of each ids[k] toward (goals[2k-1], goals[2k]) at its
+---max speed, slowing within slow_radius, landing on the goal on the last
+---step, turned sideways by up to amount of the speed drawn from rng (a
+---jitter Rng: its fields s1, s2 advance; nil: no turn). Agents closer than
+---arrive (or on their goal, or with max speed 0) stop. left: filled with
+---the distances. Same bits as Jitter:steer per agent.
+---@param ids rvo.AgentId[]
+---@param goals number[] x1, y1, x2, y2, ...
+---@param amount number 0..1
+---@param slow_radius number [m], >= 0
+---@param arrive number [m], >= 0
+---@param rng? table
+---@param left? number[]
+---@return integer moving agents given a non-zero preferred velocity
+function World:steer(ids, goals, amount, slow_radius, arrive, rng, left) end
+
 -- Obstacles ------------------------------------------------------------------
 
 ---A closed polygon (counter-clockwise: solid; clockwise: an enclosure; opts.side overrides) or,
@@ -736,6 +753,18 @@ function jitter.new(opts) end
 ---@param speed? number [m/s]
 ---@return number distance [m]
 function Jitter:steer(world, id, gx, gy, speed) end
+
+---steer for many agents in one call: ids[k] toward (goals[2k-1], goals[2k])
+---at its max_speed; agents closer than arrive stop. The same bits as steer
+---per agent; with the steerer's own generator one call to the core
+---(world:steer). left: filled with the distances. Returns how many still go.
+---@param world rvo.World
+---@param ids rvo.AgentId[]
+---@param goals number[] x1, y1, x2, y2, ...
+---@param arrive? number [m] (default 0)
+---@param left? number[]
+---@return integer moving
+function Jitter:steer_all(world, ids, goals, arrive, left) end
 
 ---The next number of this steerer's generator, in (0, 1).
 ---@return number

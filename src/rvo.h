@@ -412,6 +412,23 @@ RVO_API int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t 
 RVO_API int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
 RVO_API rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
 RVO_API rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
+/* rvo.jitter's steering in bulk (Jitter:steer_all): for k in 0..n-1, sets
+ * the preferred velocity of agent ids[k] toward the goal (goals[2k],
+ * goals[2k+1]) [m, finite] at its max_speed, slowing down linearly within
+ * slow_radius [m] (>= 0) of the goal, exactly onto the goal on the last
+ * step (time_step), and turned sideways by up to amount (0..1) of the
+ * speed, a fraction drawn from rng: the two states of L'Ecuyer's combined
+ * generator (integers in 1..2147483562 and 1..2147483398, rvo.jitter's
+ * Rng), advanced in place, one draw per agent that is neither stopped nor
+ * on its last step; rng NULL: no turn. An agent less than arrive [m]
+ * (>= 0) from its goal, on it, or with max_speed 0 is stopped
+ * (preferred velocity 0). left (NULL or n numbers): the distances to the
+ * goals. The arithmetic is the Lua module's, in doubles, so Jitter:steer
+ * per agent and this give the same bits. Checks everything before it
+ * changes anything; returns the number of agents given a non-zero
+ * preferred velocity, or a negative rvo_status. */
+RVO_API int32_t rvo_world_steer(rvo_world *w, const rvo_agent_id *ids, const double *goals, int32_t n,
+                                double amount, double slow_radius, double arrive, double *rng, double *left);
 /* Zero-copy views (valid until the next call that adds, removes or moves
  * agents): interleaved x,y arrays of agent_count pairs. */
 RVO_API const float *rvo_world_positions_view(const rvo_world *w);

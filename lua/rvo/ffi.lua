@@ -916,6 +916,68 @@ methods.new_velocities = bulk_getter("new_velocities", C.rvo_world_get_new_veloc
 methods.set_pref_velocities = bulk_setter("set_pref_velocities", C.rvo_world_set_pref_velocities)
 methods.set_new_velocities = bulk_setter("set_new_velocities", C.rvo_world_set_new_velocities)
 
+-- rvo.jitter's steering in bulk: world:steer(ids, goals, amount,
+-- slow_radius, arrive [, rng [, left]]) (rvo.core's l_steer).
+local dcap, dbuf = 64, ffi.new("double[64]")
+local rng_io = ffi.new("double[2]")
+local STEER_MAP = { 1, 2, 2, 3, 4, 5, 6, 7 } -- core: ids, goals, n, amount, slow_radius, arrive, rng, left
+
+function methods.steer(self, ids, goals, amount, slow_radius, arrive, rng, left)
+    local fn = "steer"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(ids) ~= "table" then type_fail(1, fn, "table", ids) end
+    if type(goals) ~= "table" then type_fail(2, fn, "table", goals) end
+    if type(amount) ~= "number" then type_fail(3, fn, "number", amount) end
+    if type(slow_radius) ~= "number" then type_fail(4, fn, "number", slow_radius) end
+    if type(arrive) ~= "number" then type_fail(5, fn, "number", arrive) end
+    if rng ~= nil and type(rng) ~= "table" then type_fail(6, fn, "table", rng) end
+    if left ~= nil and type(left) ~= "table" then type_fail(7, fn, "table", left) end
+    local n = list_len(ids, #ids) -- (up to a hole, as rvo.core)
+    if n > 536870911 then arg_fail(1, fn, "too many ids") end
+    local len = list_len(goals, #goals)
+    if len ~= 2 * n then
+        arg_fail(2, fn, format("expected %d numbers (2 per id), got %d", 2 * n, len))
+    end
+    local ib = id_buffer(n)
+    if 3 * n > dcap then
+        dcap = 3 * n > 2 * dcap and 3 * n or 2 * dcap
+        dbuf = ffi.new("double[?]", dcap)
+    end
+    local db = dbuf
+    for k = 1, n do
+        local v = ids[k]
+        if type(v) ~= "number" then
+            arg_fail(1, fn, format("number expected at index %d, got %s", k, type_name(v)))
+        end
+        ib[k - 1] = to_id(v)
+    end
+    for k = 1, len do
+        local v = goals[k]
+        if type(v) ~= "number" then
+            arg_fail(2, fn, format("number expected at index %d, got %s", k, type_name(v)))
+        end
+        db[k - 1] = v
+    end
+    local r = nil
+    if rng ~= nil then
+        local s1, s2 = rng.s1, rng.s2
+        if type(s1) ~= "number" or type(s2) ~= "number" then
+            arg_fail(6, fn, "rng must be a generator (fields s1 and s2)")
+        end
+        rng_io[0], rng_io[1] = s1, s2
+        r = rng_io
+    end
+    local moving = C.rvo_world_steer(w, ib, db, n, amount, slow_radius, arrive, r, left and db + 2 * n or nil)
+    if moving < 0 then core_fail(w, moving, fn, STEER_MAP) end
+    if r then rng.s1, rng.s2 = rng_io[0], rng_io[1] end
+    if left then
+        for k = 1, n do left[k] = db[2 * n + k - 1] end
+        clear_tail(left, n + 1)
+    end
+    return moving
+end
+
 -- performance: zero-copy views, a `const float *` into the world (x of agent
 -- k, 0-based in world order, at [2k], y at [2k + 1]); valid until the next
 -- step, integrate, add_agent or remove_agent. Reading past 2 * agent_count

@@ -1,6 +1,6 @@
 /* The behaviour modules' bulk calls (issue 19): lock timers
  * (rvo_world_advance_locks, _lock_solved, _release_pushed, per-agent
- * lock time and auto lock).
+ * lock time and auto lock) and rvo.jitter's steering (rvo_world_steer).
  * Bad input fails clearly and leaves the world as it was; timers go on
  * bit for bit through a snapshot and on any thread count. */
 #include "check.h"
@@ -207,6 +207,74 @@ static uint64_t crowd(int threads, bool snapshot_midway) {
     return h;
 }
 
+/* L'Ecuyer's combined generator as rvo.jitter writes it (floored %). */
+static double next(double *s1, double *s2) {
+    *s1 = fmod(*s1 * 40014, 2147483563);
+    *s2 = fmod(*s2 * 40692, 2147483399);
+    double z = fmod(*s1 - *s2, 2147483562);
+    if (z < 0)
+        z += 2147483562;
+    return (z + 1) / 2147483563;
+}
+
+static void steer(void) {
+    rvo_world *w = world(0.1f, 1);
+    const rvo_agent_id a = agent(w, 0, 0, 0, 0), b = agent(w, 10, 0, 0, 0), c = agent(w, 20, 0, 7, 7);
+    rvo_agent_id ids[3] = {a, b, c};
+    const double goals[6] = {10, 0, 10.2, 0, 20.1, 0};
+    double rng[2] = {12345, 678}, left[3];
+    /* a: far (a draw), b: its last step (lands on the goal), c: within arrive */
+    CHECK(rvo_world_steer(w, ids, goals, 3, 0.1, 0, 0.15, rng, left) == 2);
+    CHECK(left[0] == 10 && left[1] == 10.2 - 10 && left[2] == 20.1 - 20);
+    double s1 = 12345, s2 = 678;
+    const double e = 0.1 * (2 * next(&s1, &s2) - 1);
+    CHECK(rng[0] == s1 && rng[1] == s2); /* one draw: a's */
+    const double k = 2 / sqrt(1 + e * e);
+    rvo_vec2 p;
+    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK);
+    CHECK(p.x == (float)(1 * k) && p.y == (float)(e * k));
+    CHECK(rvo_agent_get_pref_velocity(w, b, &p) == RVO_OK);
+    CHECK(p.x == (float)((10.2 - 10) / (double)0.1f) && p.y == 0); /* lands on the goal */
+    CHECK(rvo_agent_get_pref_velocity(w, c, &p) == RVO_OK && p.x == 0 && p.y == 0);
+    /* no generator: straight on */
+    CHECK(rvo_world_steer(w, ids, goals, 1, 0.1, 0, 0, NULL, NULL) == 1);
+    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 2 && p.y == 0);
+    /* slow radius: half the speed at half the radius */
+    CHECK(rvo_world_steer(w, ids, goals, 1, 0, 20, 0, NULL, NULL) == 1);
+    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 1);
+
+    /* bad input: nothing changes (not even the agents before the bad one) */
+    CHECK(rvo_agent_set_pref_velocity(w, a, 3, 3) == RVO_OK);
+    const double bad_goal[6] = {1, 1, NAN, 0, 0, 0};
+    rvo_agent_id stale[3] = {a, b, 99999};
+    double r2[2] = {1, 1};
+    struct {
+        int32_t st, arg;
+    } cases[8];
+    int n = 0;
+    cases[n].st = rvo_world_steer(w, stale, goals, 3, 0.1, 0, 0, r2, NULL), cases[n++].arg = 1;
+    cases[n].st = rvo_world_steer(w, ids, bad_goal, 3, 0.1, 0, 0, r2, NULL), cases[n++].arg = 2;
+    cases[n].st = rvo_world_steer(w, ids, goals, -1, 0.1, 0, 0, r2, NULL), cases[n++].arg = 3;
+    cases[n].st = rvo_world_steer(w, ids, goals, 3, 1.5, 0, 0, r2, NULL), cases[n++].arg = 4;
+    cases[n].st = rvo_world_steer(w, ids, goals, 3, NAN, 0, 0, r2, NULL), cases[n++].arg = 4;
+    cases[n].st = rvo_world_steer(w, ids, goals, 3, 0.1, -1, 0, r2, NULL), cases[n++].arg = 5;
+    cases[n].st = rvo_world_steer(w, ids, goals, 3, 0.1, 0, INFINITY, r2, NULL), cases[n++].arg = 6;
+    r2[0] = 0;
+    cases[n].st = rvo_world_steer(w, ids, goals, 3, 0.1, 0, 0, r2, NULL), cases[n++].arg = 7;
+    for (int i = 0; i < n; ++i)
+        CHECK(cases[i].st < 0);
+    CHECK(cases[0].st == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_world_steer(w, ids, goals, 3, 0.1, 0, 0, r2, NULL) == RVO_ERR_INVALID_ARGUMENT &&
+          rvo_world_last_error_arg(w) == 7 && r2[0] == 0 && r2[1] == 1);
+    CHECK(rvo_world_steer(w, stale, goals, 3, 0.1, 0, 0, NULL, NULL) == RVO_ERR_UNKNOWN_ID &&
+          rvo_world_last_error_arg(w) == 1 && strstr(rvo_world_last_error(w), "(number 3 in ids)") != NULL);
+    CHECK(rvo_world_steer(w, ids, bad_goal, 3, 0.1, 0, 0, NULL, NULL) == RVO_ERR_INVALID_ARGUMENT &&
+          rvo_world_last_error_arg(w) == 2);
+    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 3 && p.y == 3);
+    CHECK(rvo_world_steer(w, NULL, NULL, 0, 0, 0, 0, NULL, NULL) == 0);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
     timers();
     who();
@@ -216,5 +284,6 @@ int main(void) {
     CHECK(crowd(1, true) == h1);
     CHECK(crowd(3, false) == h1);
     CHECK(crowd(3, true) == h1);
+    steer();
     return check_finish("bulk_modules");
 }

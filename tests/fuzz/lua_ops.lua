@@ -441,6 +441,26 @@ op(2, "advance_locks", method("advance_locks", { "dt" }))
 op(2, "lock_solved", method("lock_solved", { function(r) return r:uniform(0, 0.1) end, "weight", "weight",
     function(r) return r:chance(0.2) and huge or r:uniform(0.1, 2) end, "bits" }))
 op(2, "release_pushed", method("release_pushed", {}))
+-- steering in bulk: every agent (and now and then a stale one) toward a point
+local function steer_ids(r)
+    local t = {}
+    for i = 1, r:int(6) - 1 do t[i] = agent_ref(r) end
+    return t
+end
+op(2, "steer", function(r)
+    local ids = steer_ids(r)
+    local goals = {}
+    for i = 1, 2 * #ids do goals[i] = VALID.coord(r) end
+    if r:chance(0.05) then goals[#goals + 1] = 1 end
+    local state = r:chance(0.7) and { s1 = r:int(1000), s2 = r:int(1000) } or nil
+    -- (it advances state in place: the loaded copy cannot repeat the call with
+    -- the same arguments, so it is reloaded after instead)
+    local f = bound(S.methods.steer, S.w)
+    return "rng:steer", function(...)
+        S.resync = true
+        return f(...)
+    end, { n = 7, ids, goals, r:uniform(0, 1), r:uniform(0, 3), r:uniform(0, 1), state, buffer(r) }, true, S.w
+end)
 op(2, "avoiding", method("avoiding", { function(r) return r:chance(0.5) and nil or r:uniform(0, 0.1) end, buffer }))
 op(2, "ids", method("ids", { buffer }))
 for _, v in ipairs { "positions", "velocities", "new_velocities" } do
@@ -558,6 +578,15 @@ local function gname(r) return r:pick(GROUP_NAMES) end
 behaviour("jitter", function(r)
     return { n = 1, r:chance(0.8) and fields(r, { seed = "count", amount = "weight", slow_radius = "dist" }) or nil }
 end, { { "steer", 8, { function() return S.w end, "id", "coord", "coord", "speed" } },
+    { "steer_all", 3, { function() return S.w end, function(r)
+        local t = {}
+        for i = 1, r:int(6) - 1 do t[i] = agent_ref(r) end
+        return t
+    end, function(r)
+        local t = {}
+        for i = 1, 2 * r:int(6) - 2 do t[i] = VALID.coord(r) end
+        return t
+    end, "dist", buffer } },
     { "save", 1, {} } })
 behaviour("groups", function(r)
     return { n = 2, r:chance(0.9) and S.w or odd_value(r), { "red", "blue" } }

@@ -258,6 +258,102 @@ describe("rvo.jitter steering", function()
     end)
 end)
 
+describe("rvo.jitter steering in bulk (steer_all)", function()
+    -- 60 agents of three speeds on a skewed grid, goals mirrored, some
+    -- exactly on their goal, slow_radius 2, arrive 0.3
+    local function scene()
+        local w = rvo.new_world { time_step = 0.1, radius = 0.4, max_speed = 2 }
+        local ids, goals = {}, {}
+        for i = 0, 59 do
+            local x, y = (i % 10) * 1.7 - 8 + 0.01 * i, math.floor(i / 10) * 1.9 - 5
+            ids[#ids + 1] = w:add_agent(x, y, { max_speed = 1 + i % 3 })
+            if i % 17 == 0 then
+                goals[#goals + 1], goals[#goals + 2] = x, y -- (already there)
+            else
+                goals[#goals + 1], goals[#goals + 2] = -0.8 * x + 0.123, -y + 0.3
+            end
+        end
+        return w, ids, goals
+    end
+
+    for _, own in ipairs { true, false } do
+        it("gives the bits of steer per agent (" .. (own and "its own generator: one core call"
+            or "a generator given to new: agent by agent") .. ")", function()
+            local wa, ids, goals = scene()
+            local wb = scene()
+            local ra, rb = jitter.rng(11), jitter.rng(11)
+            local ja = own and jitter.new { seed = 11, slow_radius = 2 } or jitter.new { rng = ra, slow_radius = 2 }
+            local jb = own and jitter.new { seed = 11, slow_radius = 2 } or jitter.new { rng = rb, slow_radius = 2 }
+            local left, moving_seen = {}, {}
+            for step = 1, 150 do
+                local going = 0
+                for k, id in ipairs(ids) do
+                    local x, y = wa:position(id)
+                    local gx, gy = goals[2 * k - 1], goals[2 * k]
+                    local d = math.sqrt((gx - x) ^ 2 + (gy - y) ^ 2)
+                    if d < 0.3 then wa:set_pref_velocity(id, 0, 0) else ja:steer(wa, id, gx, gy) end
+                    if d >= 0.3 and d > 0 then going = going + 1 end
+                end
+                local moving = jb:steer_all(wb, ids, goals, 0.3, left)
+                assert.are.equal(going, moving, "step " .. step)
+                moving_seen[moving] = true
+                assert.are.equal(#ids, #left)
+                for k, id in ipairs(ids) do
+                    assert.are.same({ wa:pref_velocity(id) }, { wb:pref_velocity(id) },
+                        "step " .. step .. " agent " .. k)
+                    local x, y = wb:position(id)
+                    assert.is_true(math.abs(left[k] - math.sqrt((goals[2 * k - 1] - x) ^ 2
+                        + (goals[2 * k] - y) ^ 2)) < 1e-12)
+                end
+                wa:step()
+                wb:step()
+            end
+            assert.are.equal(wa:save(), wb:save())
+            assert.are.equal(ja:next(), jb:next()) -- the generators went the same way
+            assert.is_true(moving_seen[#ids - 4] or moving_seen[#ids - 3] or false) -- some stood at the start
+            wa:destroy()
+            wb:destroy()
+        end)
+    end
+
+    it("rejects bad arguments and leaves the world and the generator as they were", function()
+        local w, ids, goals = scene()
+        local j = jitter.new { seed = 3 }
+        local gone = w:add_agent(50, 50)
+        w:remove_agent(gone)
+        local before = w:save()
+        local s1, s2 = j.rng:state()
+        local stale = { ids[1], gone }
+        local cases = {
+            { "bad argument #1 to 'steer_all' (world expected, got nil)", function() j:steer_all(nil, ids, goals) end },
+            { "bad argument #2 to 'steer_all' (list of agent ids expected, got number)",
+                function() j:steer_all(w, 1, goals) end },
+            { "bad argument #3 to 'steer_all' (list of goal coordinates expected, got nil)",
+                function() j:steer_all(w, ids) end },
+            { "bad argument #4 to 'steer_all' (arrive must be a finite number >= 0, got -1)",
+                function() j:steer_all(w, ids, goals, -1) end },
+            { "bad argument #5 to 'steer_all' (table expected, got string)",
+                function() j:steer_all(w, ids, goals, 0, "x") end },
+            { "bad argument #3 to 'steer_all' (expected 120 numbers (2 per id), got 119)",
+                function() j:steer_all(w, ids, { (table.unpack or unpack)(goals, 1, 119) }) end },
+            { "bad argument #2 to 'steer_all' (unknown or removed agent id (number 2 in ids))",
+                function() j:steer_all(w, stale, { 1, 1, 2, 2 }) end },
+            { "bad argument #3 to 'steer_all' (goal number 2 is not finite)",
+                function() j:steer_all(w, { ids[1], ids[2] }, { 1, 1, inf, 2 }) end },
+            { "bad argument #2 to 'steer_all' (number expected at index 2, got string)",
+                function() j:steer_all(w, { ids[1], "x" }, { 1, 1, 2, 2 }) end },
+            { "bad argument #0 to 'steer_all' (jitter expected: call it as j:steer_all(...))",
+                function() j.steer_all(w, ids, goals) end },
+        }
+        for _, case in ipairs(cases) do
+            assert.are.equal(case[1], error_of(case[2]))
+        end
+        assert.are.equal(before, w:save())
+        assert.are.same({ s1, s2 }, { j.rng:state() })
+        w:destroy()
+    end)
+end)
+
 describe("rvo.jitter in symmetric scenes", function()
     for _, scene in ipairs { "head-on", "cross", "corridor" } do
         it(scene .. ": deadlocks without jitter, finishes with it", function()

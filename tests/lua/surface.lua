@@ -80,6 +80,8 @@ return {
     { "new_velocities", "buf?:table" },
     { "set_pref_velocities", "xy:table" },
     { "set_new_velocities", "xy:table" },
+    { "steer", "ids:table", "goals:table", "amount:number", "slow_radius:number", "arrive:number", "rng?:table",
+        "left?:table" },
     { "positions_view" },
     { "velocities_view" },
     -- obstacles

@@ -107,6 +107,101 @@ static int l_set_new_velocities(lua_State *L) {
     return bulk_set(L, "set_new_velocities", rvo_world_set_new_velocities);
 }
 
+/* ---- rvo.jitter's steering in bulk -------------------------------------
+ * world:steer(ids, goals, amount, slow_radius, arrive [, rng [, left]]):
+ * goals holds x1, y1, x2, y2, ... (2 per id); rng a table with fields s1
+ * and s2 (a jitter Rng), advanced in place; left a table filled with the
+ * distances. Returns the number of agents given a non-zero velocity. */
+
+static int l_steer(lua_State *L) {
+    static const char fn[] = "steer";
+    lworld *lw = check_world(L, fn);
+    lua_Integer n, k, len;
+    rvo_agent_id *ib;
+    double *goals, *left, rng[2], amount, slow, arrive;
+    int has_rng, has_left, int1 = 0, int2 = 0;
+    int32_t moving;
+    check_table(L, 1, fn);
+    check_table(L, 2, fn);
+    amount = check_num(L, 3, fn);
+    slow = check_num(L, 4, fn);
+    arrive = check_num(L, 5, fn);
+    has_rng = opt_table(L, 6, fn);
+    has_left = opt_table(L, 7, fn);
+    n = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2)); /* (up to a hole, as the FFI binding) */
+    if (n > INT32_MAX / 4) {
+        arg_error(L, 1, fn, "too many ids");
+    }
+    len = list_len(L, 3, (lua_Integer)lua_rawlen(L, 3));
+    if (len != 2 * n) {
+        lua_pushfstring(L, "expected %I numbers (2 per id), got %I", 2 * n, len);
+        arg_error(L, 2, fn, lua_tostring(L, -1));
+    }
+    ib = ids(L, lw, (size_t)n);
+    goals = (double *)(void *)floats(L, lw, 6 * (size_t)n); /* goals (2n doubles), then left (n) */
+    left = goals + 2 * n;
+    for (k = 0; k < n; k++) {
+        if (lua_rawgeti(L, 2, k + 1) == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            lua_Integer i = lua_tointegerx(L, -1, NULL);
+            ib[k] = (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
+        } else if (lua_type(L, -1) == LUA_TNUMBER) {
+            ib[k] = num_to_id((double)lua_tonumberx(L, -1, NULL));
+        } else {
+            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
+            arg_error(L, 1, fn, lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+    for (k = 0; k < 2 * n; k++) {
+        if (lua_rawgeti(L, 3, k + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
+            arg_error(L, 2, fn, lua_tostring(L, -1));
+        }
+        goals[k] = (double)lua_tonumberx(L, -1, NULL);
+        lua_pop(L, 1);
+    }
+    if (has_rng) {
+        if (lua_getfield(L, 7, "s1") != LUA_TNUMBER || lua_getfield(L, 7, "s2") != LUA_TNUMBER) {
+            arg_error(L, 6, fn, "rng must be a generator (fields s1 and s2)");
+        }
+        rng[0] = (double)lua_tonumberx(L, -2, NULL);
+        rng[1] = (double)lua_tonumberx(L, -1, NULL);
+        int1 = lua_isinteger(L, -2); /* (written back as they came: integers stay integers) */
+        int2 = lua_isinteger(L, -1);
+        lua_pop(L, 2);
+    }
+    moving = rvo_world_steer(lw->w, ib, goals, (int32_t)n, amount, slow, arrive, has_rng ? rng : NULL,
+                             has_left ? left : NULL);
+    if (moving < 0) {
+        /* core: ids = 1, goals = 2, n = 3, amount = 4, slow_radius = 5, arrive = 6, rng = 7, left = 8 */
+        static const signed char map[] = {1, 2, 2, 3, 4, 5, 6, 7};
+        core_error(L, lw->w, (rvo_status)moving, fn, map, 8);
+    }
+    if (has_rng) {
+        if (int1) {
+            lua_pushinteger(L, (lua_Integer)rng[0]);
+        } else {
+            lua_pushnumber(L, (lua_Number)rng[0]);
+        }
+        lua_setfield(L, 7, "s1");
+        if (int2) {
+            lua_pushinteger(L, (lua_Integer)rng[1]);
+        } else {
+            lua_pushnumber(L, (lua_Number)rng[1]);
+        }
+        lua_setfield(L, 7, "s2");
+    }
+    if (has_left) {
+        for (k = 0; k < n; k++) {
+            lua_pushnumber(L, (lua_Number)left[k]);
+            lua_rawseti(L, 8, k + 1);
+        }
+        clear_tail(L, 8, n + 1);
+    }
+    lua_pushinteger(L, (lua_Integer)moving);
+    return 1;
+}
+
 /* ---- performance: zero-copy views --------------------------------------
  * world:positions_view() / velocities_view(): a read-only view v of the
  * world's array, v[2k] and v[2k + 1] (0-based, world order) the x and y of
@@ -182,6 +277,7 @@ const luaL_Reg bulk_methods[] = {{"ids", l_ids},
                                  {"new_velocities", l_new_velocities},
                                  {"set_pref_velocities", l_set_pref_velocities},
                                  {"set_new_velocities", l_set_new_velocities},
+                                 {"steer", l_steer},                   /* rvo.jitter's steering in bulk */
                                  {"positions_view", l_positions_view}, /* performance: zero-copy views */
                                  {"velocities_view", l_velocities_view},
                                  {NULL, NULL}};
