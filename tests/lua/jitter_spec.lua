@@ -342,6 +342,14 @@ describe("rvo.jitter steering in bulk (steer_all)", function()
                 function() j:steer_all(w, { ids[1], ids[2] }, { 1, 1, inf, 2 }) end },
             { "bad argument #2 to 'steer_all' (number expected at index 2, got string)",
                 function() j:steer_all(w, { ids[1], "x" }, { 1, 1, 2, 2 }) end },
+            { "bad argument #3 to 'steer_all' (expected 2 numbers (2 per id), got 6)", -- a hole ends the list
+                function() j:steer_all(w, { ids[1], nil, ids[3] }, { 1, 1, 2, 2, 3, 3 }) end },
+            { "bad argument #3 to 'steer_all' (expected 4 numbers (2 per id), got 5)",
+                function() j:steer_all(w, { ids[1], ids[2] }, { 1, 1, 2, 2, 3 }) end },
+            { "bad argument #3 to 'steer_all' (number expected at index 3, got boolean)",
+                function() j:steer_all(w, { ids[1], ids[2] }, { 1, 1, true, 2 }) end },
+            { "bad argument #2 to 'steer_all' (number expected at index 1, got table)", -- ids before goals
+                function() j:steer_all(w, { {}, ids[2] }, { 1, 1, true, 2 }) end },
             { "bad argument #0 to 'steer_all' (jitter expected: call it as j:steer_all(...))",
                 function() j.steer_all(w, ids, goals) end },
         }

@@ -116,7 +116,7 @@ static int l_set_new_velocities(lua_State *L) {
 static int l_steer(lua_State *L) {
     static const char fn[] = "steer";
     lworld *lw = check_world(L, fn);
-    lua_Integer n, k, len;
+    lua_Integer n, k, len, raw, bad_id = 0, bad_goal = 0;
     rvo_agent_id *ib;
     double *goals, *left, rng[2], amount, slow, arrive;
     int has_rng, has_left, int1 = 0, int2 = 0;
@@ -128,37 +128,56 @@ static int l_steer(lua_State *L) {
     arrive = check_num(L, 5, fn);
     has_rng = opt_table(L, 6, fn);
     has_left = opt_table(L, 7, fn);
-    n = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2)); /* (up to a hole, as the FFI binding) */
-    if (n > INT32_MAX / 4) {
+    /* One pass over each list (a script calls this every frame): the ids up
+     * to the first hole (list_len's length, as the FFI binding), then the
+     * goals; the errors in the order of the checks (lengths, then types). */
+    raw = (lua_Integer)lua_rawlen(L, 2);
+    if (raw > INT32_MAX / 4) {
         arg_error(L, 1, fn, "too many ids");
     }
-    len = list_len(L, 3, (lua_Integer)lua_rawlen(L, 3));
+    ib = ids(L, lw, (size_t)raw);
+    for (n = 0; n < raw; n++) {
+        int t = lua_rawgeti(L, 2, n + 1), isint = 0;
+        if (t == LUA_TNUMBER) {
+            lua_Integer i = lua_tointegerx(L, -1, &isint);
+            ib[n] = isint ? ((i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0)
+                          : num_to_id((double)lua_tonumberx(L, -1, NULL));
+        } else if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            break;
+        } else if (bad_id == 0) {
+            bad_id = n + 1;
+        }
+        lua_pop(L, 1);
+    }
+    raw = (lua_Integer)lua_rawlen(L, 3);
+    goals = (double *)(void *)floats(L, lw, 6 * (size_t)n); /* goals (2n doubles), then left (n) */
+    left = goals + 2 * n;
+    for (len = 0; len < 2 * n && len < raw; len++) {
+        int t = lua_rawgeti(L, 3, len + 1);
+        if (t == LUA_TNUMBER) {
+            goals[len] = (double)lua_tonumberx(L, -1, NULL);
+        } else if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            break;
+        } else if (bad_goal == 0) {
+            bad_goal = len + 1;
+        }
+        lua_pop(L, 1);
+    }
+    if (len == 2 * n && raw > len) {
+        len = list_len(L, 3, raw); /* longer than 2n: how long, for the message */
+    }
     if (len != 2 * n) {
         lua_pushfstring(L, "expected %I numbers (2 per id), got %I", 2 * n, len);
         arg_error(L, 2, fn, lua_tostring(L, -1));
     }
-    ib = ids(L, lw, (size_t)n);
-    goals = (double *)(void *)floats(L, lw, 6 * (size_t)n); /* goals (2n doubles), then left (n) */
-    left = goals + 2 * n;
-    for (k = 0; k < n; k++) {
-        if (lua_rawgeti(L, 2, k + 1) == LUA_TNUMBER && lua_isinteger(L, -1)) {
-            lua_Integer i = lua_tointegerx(L, -1, NULL);
-            ib[k] = (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
-        } else if (lua_type(L, -1) == LUA_TNUMBER) {
-            ib[k] = num_to_id((double)lua_tonumberx(L, -1, NULL));
-        } else {
-            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
-        }
-        lua_pop(L, 1);
-    }
-    for (k = 0; k < 2 * n; k++) {
-        if (lua_rawgeti(L, 3, k + 1) != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
-            arg_error(L, 2, fn, lua_tostring(L, -1));
-        }
-        goals[k] = (double)lua_tonumberx(L, -1, NULL);
-        lua_pop(L, 1);
+    if (bad_id != 0 || bad_goal != 0) {
+        int arg = bad_id != 0 ? 1 : 2;
+        lua_Integer at = bad_id != 0 ? bad_id : bad_goal;
+        lua_rawgeti(L, arg + 1, at);
+        lua_pushfstring(L, "number expected at index %I, got %s", at, type_name(L, -1));
+        arg_error(L, arg, fn, lua_tostring(L, -1));
     }
     if (has_rng) {
         if (lua_getfield(L, 7, "s1") != LUA_TNUMBER || lua_getfield(L, 7, "s2") != LUA_TNUMBER) {
