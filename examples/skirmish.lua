@@ -104,16 +104,14 @@ local all = {}
 for id in pairs(team) do all[#all + 1] = id end
 table.sort(all)
 
+-- every unit's goal, flat, in the order of units (for steer_all)
+local goals_xy = {}
+for k, id in ipairs(units) do
+    goals_xy[2 * k - 1], goals_xy[2 * k] = goal[id][1], goal[id][2]
+end
+
 local function drive(fr)
-    for _, id in ipairs(units) do
-        local gl = goal[id]
-        local x, y = fr.world:position(id)
-        if (gl[1] - x) ^ 2 + (gl[2] - y) ^ 2 < 0.09 then
-            fr.world:set_pref_velocity(id, 0, 0) -- arrived
-        else
-            fr.jitter:steer(fr.world, id, gl[1], gl[2])
-        end
-    end
+    fr.jitter:steer_all(fr.world, units, goals_xy, 0.3) -- (within 0.3 m of its goal a unit has arrived: it stops)
     fr:step()
 end
 
