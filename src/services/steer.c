@@ -42,11 +42,13 @@ int32_t rvo_world_steer(rvo_world *w, const rvo_agent_id *ids, const double *goa
     if (!(arrive >= 0.0 && arrive <= 3.4e38))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "arrive must be a finite number >= 0");
     if (rng && !(state_ok(rng[0], STEER_M1) && state_ok(rng[1], STEER_M2)))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 7, "rng must hold two generator states (1..%ld, 1..%ld)",
-                         (long)(STEER_M1 - 1), (long)(STEER_M2 - 1));
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 7,
+                         "rng must hold two generator states (1..%ld, 1..%ld)", (long)(STEER_M1 - 1),
+                         (long)(STEER_M2 - 1));
     for (int32_t k = 0; k < n; ++k) {
         if (rvo__slot_lookup(&w->agent_slots, ids[k]) < 0)
-            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id (number %ld in ids)", (long)k + 1);
+            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id (number %ld in ids)",
+                             (long)k + 1);
         if (!isfinite(goals[2 * k]) || !isfinite(goals[2 * k + 1]))
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "goal number %ld is not finite", (long)k + 1);
     }

@@ -41,7 +41,8 @@ static void timers(void) {
     CHECK(rvo_world_advance_locks(w, 0.05) == 0);
     CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
     CHECK(rvo_world_lock_solved(w, 1e-4f, 0.2, 0.001, 0.5, ALL) == 2);
-    CHECK(rvo_agent_is_locked(w, a) == 1 && rvo_agent_is_locked(w, b) == 1 && rvo_agent_is_locked(w, free) == 1);
+    CHECK(rvo_agent_is_locked(w, a) == 1 && rvo_agent_is_locked(w, b) == 1 &&
+          rvo_agent_is_locked(w, free) == 1);
     CHECK(lock_time(w, a) == 0.2 && lock_time(w, free) == 0.001);
     rvo_vec2 nv, v;
     CHECK(rvo_agent_get_new_velocity(w, a, &nv) == RVO_OK);
