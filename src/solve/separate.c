@@ -49,8 +49,8 @@ static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
         if (other->locked && !yields_locked(w, j, i))
             return 1.0f;
     }
-    if (!(other->mask & me->groups))
-        return 1.0f;
+    if (!(other->mask & me->groups)) /* the other walks through me: I give way, locked only if I press */
+        return me->locked && other->locked && !yields_locked(w, i, j) ? 0.0f : 1.0f;
     if (me->weight == other->weight)
         return 0.5f;
     return me->weight / (me->weight + other->weight);
