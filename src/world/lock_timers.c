@@ -11,6 +11,9 @@
 #define LOCK_EXPIRED 1e-9
 /* m: the overlap passes moved a locked agent farther than float error */
 #define LOCK_CONTACT 1e-3
+/* An agent whose preferred speed is at most this share of its max speed is
+ * idle (as solve/give_way.h's RVO_IDLE_SPEED): not locked. */
+#define LOCK_IDLE_SPEED 0.01f
 
 static int32_t find(const rvo_world *w, rvo_agent_id id) {
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
@@ -71,7 +74,10 @@ int32_t rvo_world_lock_solved(rvo_world *w, float tolerance, double after_avoid,
         agent_lock *k = &w->lock[i];
         if (w->prm[i].locked || k->no_auto || !(w->prm[i].groups & groups))
             continue;
-        const bool diverted = v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq; /* as rvo_world_avoiding */
+        if (v2_abs_sq(w->pref[i]) <= sqrf(LOCK_IDLE_SPEED * w->prm[i].max_speed))
+            continue; /* idle: nothing to smooth, and locked it could not give way to a moving agent */
+        const bool diverted =
+            v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq; /* as rvo_world_avoiding */
         const double t = diverted ? after_avoid : after_clean;
         if (t <= LOCK_EXPIRED)
             continue;
@@ -95,7 +101,8 @@ int32_t rvo_world_release_pushed(rvo_world *w) {
     for (int32_t i = 0; i < w->count; ++i) {
         if (w->lock[i].left <= 0.0 || !w->prm[i].locked)
             continue;
-        const double ex = (double)w->pos[i].x - w->lock[i].moved.x, ey = (double)w->pos[i].y - w->lock[i].moved.y;
+        const double ex = (double)w->pos[i].x - w->lock[i].moved.x,
+                     ey = (double)w->pos[i].y - w->lock[i].moved.y;
         if (ex * ex + ey * ey > LOCK_CONTACT * LOCK_CONTACT) {
             end_lock(w, i);
             ++ended;

@@ -103,12 +103,54 @@ static void who(void) {
     rvo_world_destroy(w);
 }
 
+/* Idle agents (preferred speed at most 1% of max speed) are not locked:
+ * nothing to smooth, and a locked one could not give way to a moving one. */
+static void idle(void) {
+    rvo_world *w = world(0.1f, 1);
+    const rvo_agent_id parked = agent(w, 0, 0, 0, 0), slow = agent(w, 5, 0, 0.02f, 0);
+    const rvo_agent_id barely = agent(w, 10, 0, 0.021f, 0), moving = agent(w, 15, 0, 1, 0);
+    CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 1e-4f, 1, 1, 0.5, ALL) == 0);
+    CHECK(rvo_agent_is_locked(w, parked) == 0 && rvo_agent_is_locked(w, slow) == 0);
+    CHECK(rvo_agent_is_locked(w, barely) == 1 && rvo_agent_is_locked(w, moving) == 1);
+    CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+    rvo_world_destroy(w);
+}
+
+/* Two locked agents, one walking through the other (it ignores it, the
+ * other does not): the one walked through is moved out only if it presses
+ * into the walker (as against an unlocked agent). Before, it took the whole
+ * correction: rvo.locks' locked red units shoved the skirmish's locked ram
+ * 16 m sideways. */
+static void walked_through(void) {
+    for (int press = 0; press < 2; ++press) {
+        rvo_world *w = world(0.1f, 1);
+        const rvo_agent_id ram = agent(w, 0, 0, 0, 0), walker = agent(w, 0.6f, 0, 0, 0);
+        CHECK(rvo_agent_set_param(w, ram, RVO_PARAM_GROUPS, 2) == RVO_OK);
+        CHECK(rvo_agent_set_param(w, walker, RVO_PARAM_MASK, 1) == RVO_OK); /* ignores group 2 */
+        CHECK(rvo_agent_lock(w, ram, press ? 1.0f : 0.0f, press ? 0.0f : 1.2f) == RVO_OK);
+        CHECK(rvo_agent_lock(w, walker, 1, 0) == RVO_OK);
+        CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+        CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
+        rvo_vec2 r, k;
+        CHECK(rvo_agent_get_position(w, ram, &r) == RVO_OK &&
+              rvo_agent_get_position(w, walker, &k) == RVO_OK);
+        CHECK(k.x == 0.6f + 0.1f && k.y == 0); /* the walker goes its way */
+        if (press)
+            CHECK(r.x < 0.1f - 0.2f); /* the ram pressed into it: moved out */
+        else
+            CHECK(r.x == 0 && r.y == 1.2f * 0.1f); /* it kept its lock's motion */
+        rvo_world_destroy(w);
+    }
+}
+
 /* A lock ends on contact: the hard-body pass moved it. */
 static void contact(void) {
     rvo_world *w = world(0.1f, 1);
     const rvo_agent_id a = agent(w, 0, 0, 2, 0);
     rvo_agent_def d = rvo_world_agent_defaults(w);
-    d.weight = 0; /* never pushed */
+    d.weight = 0;                          /* never pushed */
+    d.pref_velocity = (rvo_vec2){0, 0.5f}; /* (not idle: idle agents are not locked) */
     const rvo_agent_id wall = rvo_world_add_agent(w, 1.05f, 0, &d);
     CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
     CHECK(rvo_world_lock_solved(w, 1e-4f, 10, 10, 0.5, ALL) >= 0);
@@ -280,6 +322,8 @@ int main(void) {
     timers();
     who();
     contact();
+    idle();
+    walked_through();
     bad_input();
     const uint64_t h1 = crowd(1, false);
     CHECK(crowd(1, true) == h1);

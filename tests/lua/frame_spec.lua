@@ -160,7 +160,7 @@ describe("rvo.locks", function()
     it("ends a lock on contact: a locked agent the hard-body pass moved is released", function()
         local w = rvo.new_world { time_step = 0.1, radius = 0.5 }
         local a = w:add_agent(0, 0, { pvx = 2 })
-        local wall = w:add_agent(1.05, 0, { weight = 0 }) -- never pushed
+        local wall = w:add_agent(1.05, 0, { weight = 0, pvy = 0.5 }) -- never pushed (not idle: locked)
         local L = require("rvo.locks").new(w, { after_avoid = 10, after_clean = 10 })
         L:update(0.1)
         w:solve()
