@@ -318,7 +318,7 @@ function World:auto_lock(id) end
 function World:advance_locks(dt) end
 
 ---Lock timers, between solve and integrate: locks every unlocked agent with
----auto lock on and a group in groups to its new velocity, for after_avoid
+---auto lock on, a group in groups and not idle to its new velocity, for after_avoid
 ---seconds if it diverted from its preferred velocity by more than
 ---tolerance, else for after_clean (none if that is <= 1e-9).
 ---@param tolerance number [m/s], >= 0

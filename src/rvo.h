@@ -328,8 +328,9 @@ RVO_API int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *
  *       agent's preferred velocity moved more than their release_on_change
  *       from what it was when the lock began;
  *   rvo_world_lock_solved(...)       between solve and integrate: locks every
- *       unlocked agent that takes part (auto lock on, the default, and
- *       groups & the agent's groups != 0) to its new velocity, for
+ *       unlocked agent that takes part (auto lock on, the default,
+ *       groups & the agent's groups != 0, and not idle: a preferred speed
+ *       above 1% of its max speed) to its new velocity, for
  *       after_avoid seconds if it differs from its preferred velocity by more
  *       than tolerance [m/s] (as rvo_world_avoiding), else for after_clean
  *       (no lock when that is 1e-9 s or less). tolerance, after_avoid and

@@ -21,7 +21,9 @@
 --
 -- Every agent of the world is managed (those of opts.groups only, when
 -- given) except those locked by someone else (world:lock outside this
--- module) and the exempted ones (L:exempt(id): a hero, surround holders).
+-- module), the exempted ones (L:exempt(id): a hero, surround holders) and
+-- idle ones (a preferred speed of at most 1% of the max speed: parked
+-- agents stay free to give way).
 -- The timers are the world's (world:advance_locks, lock_solved,
 -- release_pushed: one call each a frame, however many agents, so the
 -- module costs next to nothing on Lua 5.4 too) and are saved with it.
