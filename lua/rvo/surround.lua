@@ -262,11 +262,11 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     -- disc is what ray_cast skips), as long as the way to the ring.
     local radius = world:radius(id)
     local ex, ey = -uy * radius * 0.999, ux * radius * 0.999
-    local left = self:_blocking(world:ray_cast(x + ex, y + ey, ux, uy, gap))
-    local right = self:_blocking(world:ray_cast(x - ex, y - ey, ux, uy, gap))
     -- A neighbour pressed against an edge contains that ray's start, and
-    -- ray_cast skips it: confirm with a ray swept as wide as the body.
-    if not left and not right
+    -- ray_cast skips it: confirm with a ray swept as wide as the body. (The
+    -- first blocked ray decides: the casts only read the world.)
+    if not self:_blocking(world:ray_cast(x + ex, y + ey, ux, uy, gap))
+        and not self:_blocking(world:ray_cast(x - ex, y - ey, ux, uy, gap))
         and not self:_blocking(world:ray_cast(x, y, ux, uy, gap, radius * 0.999)) then
         return ux * s, uy * s
     end
