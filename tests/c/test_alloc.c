@@ -80,14 +80,14 @@ static bool build(rvo_world *w, int agents) {
 }
 
 int main(void) {
-    rvo_world_def def = rvo_default_world_def();
+    rvo_world_def def = rvo_world_def_default();
     def.alloc = sized_alloc;
 
     /* A full run: count the calls, every size right. */
     sized s0;
     memset(&s0, 0, sizeof s0);
     def.alloc_user = &s0;
-    rvo_world *w = rvo_world_create(&def);
+    rvo_world *w = rvo_world_create(&def, NULL);
     CHECK(w != NULL);
     CHECK(build(w, 40));
     rvo_world_destroy(w);
@@ -104,7 +104,7 @@ int main(void) {
         memset(&s, 0, sizeof s);
         s.fail_at = k;
         def.alloc_user = &s;
-        w = rvo_world_create(&def);
+        w = rvo_world_create(&def, NULL);
         if (!w) {
             CHECK(s.nblocks == 0);
             CHECK(s.wrong_size == 0);

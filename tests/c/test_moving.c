@@ -25,15 +25,15 @@ static double box_dist(float cx, float cy, float hw, float hh, rvo_vec2 p) {
 /* An idle agent and a walking one, a 2 m box coming at them at 1 m/s:
  * ORCA alone (rvo2_compat, no overlap passes) keeps them clear of it. */
 static void orca_avoids(void) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(rvo_world_set_rvo2_compat(w, true) == RVO_OK);
     float xy[8];
     box_xy(xy, 8, 0.3f, 1, 1);
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, xy, 4, true);
-    CHECK(rvo_world_set_obstacle_velocity(w, o, -1.5f, 0) == RVO_OK);
+    CHECK(rvo_obstacle_set_velocity(w, o, -1.5f, 0) == RVO_OK);
     rvo_vec2 v;
-    CHECK(rvo_world_obstacle_velocity(w, o, &v) == RVO_OK && v.x == -1.5f && v.y == 0);
+    CHECK(rvo_obstacle_velocity(w, o, &v) == RVO_OK && v.x == -1.5f && v.y == 0);
     const rvo_agent_id idle = rvo_world_add_agent(w, 0, 0, NULL);
     const rvo_agent_id walker = rvo_world_add_agent(w, 4, -6, NULL);
     double worst = INFINITY;
@@ -42,10 +42,10 @@ static void orca_avoids(void) {
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         const float cx = 8 - 1.5f * (float)(s + 1) / 60.0f;
         rvo_vec2 p;
-        rvo_agent_get_position(w, idle, &p);
+        rvo_agent_position(w, idle, &p);
         double d = box_dist(cx, 0.3f, 1, 1, p);
         worst = d < worst ? d : worst;
-        rvo_agent_get_position(w, walker, &p);
+        rvo_agent_position(w, walker, &p);
         d = box_dist(cx, 0.3f, 1, 1, p);
         worst = d < worst ? d : worst;
     }
@@ -53,7 +53,7 @@ static void orca_avoids(void) {
     CHECK(worst >= 0.5 - 0.02);
     /* the box really moved: 12 s at 1.5 m/s */
     float got[8];
-    CHECK(rvo_world_obstacle_points(w, o, got, 4, NULL) == 4);
+    CHECK(rvo_obstacle_points(w, o, got, 4, NULL) == 4);
     CHECK_NEAR(got[0], 7 - 18, 1e-3);
     rvo_world_destroy(w);
 }
@@ -62,13 +62,13 @@ static void orca_avoids(void) {
  * agent's centre is ever inside it or left behind it. Returns the world's
  * hash at the end. */
 static uint64_t sweep(float speed, int threads, bool save_midway) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     float xy[8];
     box_xy(xy, 0, 0, 0.1f, 5);
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, xy, 4, true);
-    CHECK(rvo_world_set_obstacle_velocity(w, o, speed, 0) == RVO_OK);
+    CHECK(rvo_obstacle_set_velocity(w, o, speed, 0) == RVO_OK);
     for (int k = 0; k < 24; ++k)
         rvo_world_add_agent(w, 2.0f + 1.1f * (float)(k % 4), -3.3f + 1.2f * (float)(k / 4), NULL);
     const int steps = (int)(6.0f / speed * 60.0f) + 1; /* 6 m */
@@ -79,7 +79,7 @@ static uint64_t sweep(float speed, int threads, bool save_midway) {
             void *buf = malloc(n);
             rvo_world_save(w, buf, n);
             rvo_world *l = NULL;
-            CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+            CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
             free(buf);
             if (l) {
                 rvo_world_destroy(w);
@@ -88,13 +88,13 @@ static uint64_t sweep(float speed, int threads, bool save_midway) {
         }
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         float pts[8];
-        rvo_world_obstacle_points(w, o, pts, 4, NULL);
+        rvo_obstacle_points(w, o, pts, 4, NULL);
         const float cx = (pts[0] + pts[2]) / 2;
         rvo_agent_id ids[24];
         rvo_world_agent_ids(w, ids, 24);
         for (int k = 0; k < 24; ++k) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, ids[k], &p);
+            rvo_agent_position(w, ids[k], &p);
             if (box_dist(cx, 0, 0.1f, 5, p) < 0)
                 ++inside;
             if (p.x < cx && fabsf(p.y) < 5.0f)
@@ -111,27 +111,27 @@ static uint64_t sweep(float speed, int threads, bool save_midway) {
 }
 
 static void bad_input(void) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_world *w = rvo_world_create(&wd, NULL);
     float xy[8];
     box_xy(xy, 0, 0, 1, 1);
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, xy, 4, true);
     rvo_vec2 v;
-    CHECK(rvo_world_set_obstacle_velocity(w, o + (1ull << 24), 1, 0) == RVO_ERR_UNKNOWN_ID);
-    CHECK(rvo_world_set_obstacle_velocity(w, o, NAN, 0) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_obstacle_set_velocity(w, o + (1ull << 24), 1, 0) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_obstacle_set_velocity(w, o, NAN, 0) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_last_error_arg(w) == 2);
-    CHECK(rvo_world_set_obstacle_velocity(w, o, 0, 2e9f) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_obstacle_set_velocity(w, o, 0, 2e9f) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_last_error_arg(w) == 3);
-    CHECK(rvo_world_obstacle_velocity(w, o, &v) == RVO_OK && v.x == 0 && v.y == 0);
-    CHECK(rvo_world_obstacle_velocity(w, o, NULL) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_world_obstacle_velocity(w, 0, &v) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_obstacle_velocity(w, o, &v) == RVO_OK && v.x == 0 && v.y == 0);
+    CHECK(rvo_obstacle_velocity(w, o, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_obstacle_velocity(w, 0, &v) == RVO_ERR_UNKNOWN_ID);
     /* a stopped obstacle stays put */
-    CHECK(rvo_world_set_obstacle_velocity(w, o, 1, 0) == RVO_OK);
-    CHECK(rvo_world_set_obstacle_velocity(w, o, -0.0f, 0) == RVO_OK);
+    CHECK(rvo_obstacle_set_velocity(w, o, 1, 0) == RVO_OK);
+    CHECK(rvo_obstacle_set_velocity(w, o, -0.0f, 0) == RVO_OK);
     for (int s = 0; s < 10; ++s)
         rvo_world_step(w, 0);
     float got[8];
-    rvo_world_obstacle_points(w, o, got, 4, NULL);
+    rvo_obstacle_points(w, o, got, 4, NULL);
     CHECK(memcmp(got, xy, sizeof xy) == 0);
     rvo_world_destroy(w);
 }
