@@ -338,6 +338,8 @@ RVO_API int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *
 RVO_API rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
 /* Vertical range of an obstacle [m]; default (-inf, inf). zmin <= zmax. */
 RVO_API rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
+/* The range as set: out->x = zmin, out->y = zmax. */
+RVO_API rvo_status rvo_obstacle_z_range(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
 
 typedef struct rvo_ray_hit {
     float distance;           /* along the ray [m], 0..max_dist */

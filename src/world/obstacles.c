@@ -266,6 +266,17 @@ rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin
     return RVO_OK;
 }
 
+rvo_status rvo_obstacle_z_range(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    *out = v2(w->obst[oi].zmin, w->obst[oi].zmax);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
 int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap) {
     if (!w)
         return 0;

@@ -251,6 +251,9 @@ static void height(void) {
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, wall, 2, false);
     CHECK(rvo_obstacle_set_z_range(w, o, -1, 3) == RVO_OK);
     CHECK(rvo_obstacle_set_z_range(w, o, 3, -1) == RVO_ERR_INVALID_ARGUMENT);
+    rvo_vec2 zr;
+    CHECK(rvo_obstacle_z_range(w, o, &zr) == RVO_OK && zr.x == -1 && zr.y == 3); /* the failed set kept it */
+    CHECK(rvo_obstacle_z_range(w, o + 1, &zr) == RVO_ERR_UNKNOWN_ID && rvo_world_last_error_arg(w) == 1);
     double min_cross = INFINITY;
     for (int s = 0; s < 100; ++s) {
         steer(w, f0, g0, 6);
