@@ -83,7 +83,7 @@ static inline int COUNT(lua_State *L, const char *fn, count_fn *count) {
     return 1;
 }
 
-#define METHOD(name, shape, core) \
+#define METHOD(name, shape, core)                                                                            \
     static int l_##name(lua_State *L) { return shape(L, #name, core); }
 #include "../methods.def"
 #undef METHOD
