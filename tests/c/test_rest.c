@@ -30,8 +30,11 @@ static void rally_comes_to_rest(void) {
             CHECK(r.overlap <= 0.01); /* hard bodies still */
             /* 0.6-0.8 m/s and 60-79 moving where it churned at first; then,
              * with keep-right between agents deflected from their way, 16
-             * of the ring and 69 round one point (0.39 m/s) still circled */
-            CHECK(r.speed <= 0.1);
+             * of the ring and 69 round one point (0.39 m/s) still circled;
+             * then up to 0.07 m/s: agents stalled against a resting crowd
+             * slid along it for good (they now rest too; the block still
+             * has 3 agents above 0.2 m/s at the last step, inching in) */
+            CHECK(r.speed <= 0.05);
             CHECK(r.accel <= 0.15);
             CHECK(r.moving <= 3);
             const rest r2 = rally(scene, radii[k], 2, 12345u, RALLY_DEFAULT);
