@@ -662,13 +662,15 @@ function render.load(filename) end
 ---@return string? err
 function render.parse(text) end
 
+---A still picture. colour: one colour per agent (default one hue each);
+---legend and scale [m]: drawn in a strip under the run.
 ---@param run rvo.Run
----@param opts? {size?: number, title?: string, tolerance?: number}
+---@param opts? {size?: number, title?: string, tolerance?: number, colour?: fun(agent: table, i: integer): string, legend?: {[1]: string, [2]: string}[], scale?: number}
 ---@return rvo.SvgDoc
 function render.svg(run, opts) end
 
 ---@param run rvo.Run
----@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer}
+---@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer, colour?: fun(agent: table, i: integer): string, legend?: {[1]: string, [2]: string}[], scale?: number}
 ---@return rvo.SvgDoc
 function render.animated_svg(run, opts) end
 

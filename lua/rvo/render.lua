@@ -204,6 +204,8 @@ local function bounds(run)
     return { minx - m, miny - m, maxx + m, maxy + m }
 end
 
+local XML = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }
+
 local function colour(i, n)
     return svg.hue((i - 1) / math.max(n, 1))
 end
@@ -224,19 +226,70 @@ local function draw_obstacles(doc, run)
     end
 end
 
--- A document fitted to the run, with its obstacles and every path.
-local function base(run, opts, path_width, path_opacity)
-    local doc = svg.new { width = opts.size or 800, viewbox = bounds(run), background = "white" }
+-- The options colour, legend and scale (render.svg), checked.
+local function check_key_opts(opts, fname)
+    if opts.colour ~= nil and type(opts.colour) ~= "function" then
+        error(format("bad argument #2 to '%s' (colour must be a function (agent, i) -> colour)", fname), 3)
+    end
+    if opts.legend ~= nil then
+        local ok = type(opts.legend) == "table"
+        for _, e in ipairs(ok and opts.legend or {}) do
+            ok = ok and type(e) == "table" and type(e[1]) == "string" and type(e[2]) == "string"
+        end
+        if not ok then
+            error(format("bad argument #2 to '%s' (legend must be a list of { label, colour })", fname), 3)
+        end
+    end
+    if opts.scale ~= nil and not (finite(opts.scale) and opts.scale > 0) then
+        error(format("bad argument #2 to '%s' (scale must be a finite number > 0)", fname), 3)
+    end
+end
+
+-- The legend and the scale bar, in a strip under the run.
+local function draw_key(doc, opts, strip)
+    local b = doc:bounds()
+    local w = b[3] - b[1]
+    local y, fs = b[2] + strip * 0.45, strip * 0.38
+    local x = b[1] + w * 0.02
+    for _, e in ipairs(opts.legend or {}) do
+        doc:circle(x + fs * 0.4, y + fs * 0.35, fs * 0.4, { fill = e[2] })
+        doc:text(x + fs * 1.1, y, e[1], { font_size = fs })
+        x = x + fs * (1.6 + 0.6 * #e[1])
+    end
+    if opts.scale then
+        local x2 = b[3] - w * 0.02
+        local x1 = x2 - opts.scale
+        doc:line(x1, y + fs * 0.35, x2, y + fs * 0.35, { stroke = "#333", stroke_width = fs * 0.12 })
+        for _, xe in ipairs { x1, x2 } do
+            doc:line(xe, y + fs * 0.05, xe, y + fs * 0.65, { stroke = "#333", stroke_width = fs * 0.12 })
+        end
+        doc:text(x1 - fs * (0.6 * #(svg.format_number(opts.scale, 3) .. " m") + 0.4), y,
+            svg.format_number(opts.scale, 3) .. " m", { font_size = fs })
+    end
+end
+
+-- A document fitted to the run, with its obstacles and every path (and a
+-- strip under them for the legend and the scale, when asked for).
+local function base(run, opts, path_width, path_opacity, fname)
+    check_key_opts(opts, fname)
+    local box = bounds(run)
+    local strip = 0
+    if opts.legend or opts.scale then
+        strip = (box[3] - box[1]) * 0.06
+        box[2] = box[2] - strip
+    end
+    local doc = svg.new { width = opts.size or 800, viewbox = box, background = "white" }
     draw_obstacles(doc, run)
     local simplify = require("rvo.trace").simplify
     local n = #run.agents
     for i, a in ipairs(run.agents) do
         local pts = simplify(a.points, opts.tolerance or 0.02)
         if #pts >= 4 then
-            doc:path(pts, { stroke = colour(i, n), stroke_width = a.radius * path_width,
-                stroke_opacity = path_opacity })
+            doc:path(pts, { stroke = opts.colour and opts.colour(a, i) or colour(i, n),
+                stroke_width = a.radius * path_width, stroke_opacity = path_opacity })
         end
     end
+    if strip > 0 then draw_key(doc, opts, strip) end
     return doc
 end
 
@@ -250,15 +303,18 @@ end
 
 --- A still picture: obstacles, every path, each agent's final disc.
 -- opts: size (pixel width, default 800), title, tolerance (path
--- simplification in world units, default 0.02).
+-- simplification in world units, default 0.02), colour (function (agent,
+-- i) -> SVG colour, agent = run.agents[i] with its id; default one hue per
+-- agent), legend (list of { label, colour }) and scale (the length of a
+-- scale bar, in metres): both drawn in a strip under the run.
 function render.svg(run, opts)
     check_run(run, "svg")
     opts = opts or {}
-    local doc = base(run, opts, 0.25, 0.7)
+    local doc = base(run, opts, 0.25, 0.7, "svg")
     local n = #run.agents
     for i, a in ipairs(run.agents) do
         doc:circle(a.points[#a.points - 1], a.points[#a.points], a.radius,
-            { fill = colour(i, n), fill_opacity = 0.85 })
+            { fill = opts.colour and opts.colour(a, i) or colour(i, n), fill_opacity = 0.85 })
     end
     title(doc, opts)
     return doc
@@ -268,7 +324,7 @@ end
 -- opts: size (default 800), duration (seconds of one loop; default the
 -- recorded time, records * dt, clamped to 2..30, or 10 when dt is 0),
 -- frames (largest number of records used, evenly picked; default 300),
--- title.
+-- title, and colour, legend, scale as render.svg.
 function render.animated_svg(run, opts)
     check_run(run, "animated_svg")
     opts = opts or {}
@@ -290,7 +346,7 @@ function render.animated_svg(run, opts)
     for k = 0, shown - 1 do
         pick[#pick + 1] = shown == 1 and 1 or 1 + floor(k * (records - 1) / (shown - 1) + 0.5)
     end
-    local doc = base(run, opts, 0.15, 0.25)
+    local doc = base(run, opts, 0.15, 0.25, "animated_svg")
     local n = #run.agents
     local fmt = function(v) return svg.format_number(v, 3) end
     local dur = fmt(duration) .. "s"
@@ -314,7 +370,7 @@ function render.animated_svg(run, opts)
                 .. 'calcMode="discrete" values="%s" keyTimes="%s"/>', dur, vs, kt)
         end
         doc:raw(format('<circle cx="%s" cy="%s" r="%s" fill="%s">%s</circle>', xs[1], ys[1], fmt(a.radius),
-            colour(i, n), anim))
+            opts.colour and tostring(opts.colour(a, i)):gsub('[&<>"]', XML) or colour(i, n), anim))
     end
     title(doc, opts)
     return doc

@@ -83,6 +83,33 @@ describe("rvo.render", function()
         assert.are.equal(2, count(anim, 'attributeName="opacity"'))
     end)
 
+    it("colours agents by a function, with a legend and a scale bar under the run", function()
+        local run = assert(render.parse("rvo-trace 1\nagent 1 1 0.5 0 0 4 0\nagent 2 1 0.5 0 2 4 2\n"))
+        local opts = { colour = function(a) return a.id == 1 and "#d94" or "#39d" end,
+            legend = { { "squad A", "#d94" }, { "squad B", "#39d" } }, scale = 2 }
+        local still = render.svg(run, opts):tostring()
+        assert.are.equal(2, count(still, 'stroke="#d94"') + count(still, 'stroke="#39d"')) -- the paths
+        assert.are.equal(2, count(still, 'fill="#d94"'))  -- a final disc and a legend dot
+        assert.is_truthy(still:find(">squad A</text>", 1, true))
+        assert.is_truthy(still:find(">2 m</text>", 1, true))
+        assert.are.equal(3, count(still, "<line "))       -- the bar and its two ends
+        -- the strip under the run: the view box grew downwards only
+        local plain = render.svg(run):tostring()
+        local function box(t) return t:match('viewBox="([^"]+)"') end
+        local px, py, pw, ph = box(plain):match("(%S+) (%S+) (%S+) (%S+)")
+        local kx, ky, kw, kh = box(still):match("(%S+) (%S+) (%S+) (%S+)")
+        assert.are.same({ px, py, pw }, { kx, ky, kw })
+        assert.is_true(tonumber(kh) > tonumber(ph))
+        local anim = render.animated_svg(run, opts):tostring()
+        assert.are.equal(1, count(anim, '<circle cx="[^"]*" cy="[^"]*" r="[^"]*" fill="#d94">'))
+        assert.has_error(function() render.svg(run, { scale = 0 }) end,
+            "bad argument #2 to 'svg' (scale must be a finite number > 0)")
+        assert.has_error(function() render.svg(run, { legend = { { "a" } } }) end,
+            "bad argument #2 to 'svg' (legend must be a list of { label, colour })")
+        assert.has_error(function() render.animated_svg(run, { colour = "red" }) end,
+            "bad argument #2 to 'animated_svg' (colour must be a function (agent, i) -> colour)")
+    end)
+
     it("gives the same bytes on every run (and runtime)", function()
         local _, tr = recorded()
         local f1, f2 = tmpname(), tmpname()
