@@ -173,6 +173,31 @@ describe("the LÖVE demo's panel links", function()
         assert.is_true(seen[2])
     end)
 
+    it("links each line to the neighbour that made it (agents at rest: the line is square to the pair)", function()
+        -- at rest, a neighbour's ORCA line runs at right angles to the
+        -- direction of that neighbour; added far first, so that the nearest-
+        -- first order of neighbors() is not the order of the ids
+        local w = rvo.new_world(demo.world_def())
+        local me = w:add_agent(0, 0)
+        local dirs = {}
+        for _, p in ipairs { { 300, 3 }, { 200, 2.5 }, { 100, 2 }, { 10, 1.5 } } do
+            local a = math.rad(p[1])
+            local id = w:add_agent(p[2] * math.cos(a), p[2] * math.sin(a))
+            dirs[id] = { math.cos(a), math.sin(a) }
+        end
+        local lines, n, nobst = w:orca_lines(me)
+        local nbs = w:neighbors(me)
+        assert.are.equal(4, n)
+        assert.are.equal(0, nobst)
+        local src, line_of = demo.link_lines(w, me, lines, n, nobst, nbs, {})
+        for id, d in pairs(dirs) do
+            local i = line_of[id]
+            assert.are.equal(id, src[i].agent)
+            local dx, dy = lines[4 * i - 1], lines[4 * i]
+            assert.is_true(math.abs(dx * d[1] + dy * d[2]) < 1e-4, "line " .. i .. " is not neighbour " .. id .. "'s")
+        end
+    end)
+
     it("links no neighbour when one gave no line (share 0)", function()
         local w = rvo.new_world(demo.world_def())
         local me = w:add_agent(0, 0, { pvx = 1, weight = 0 }) -- never yields to a movable agent
