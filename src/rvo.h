@@ -414,9 +414,9 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
                                                  int32_t n);
 /* An obstacle's velocity [m/s] (default 0): each integrate moves it by
- * velocity * dt. With the ORCA solver agents avoid it as they avoid a
- * moving agent (in its frame, within time_horizon_obst); the other solvers
- * see it where it is. Outside rvo2_compat, an agent it sweeps over in a
+ * velocity * dt. Every solver avoids it as it avoids a moving agent that
+ * does not reciprocate (in its frame, within time_horizon_obst). Outside
+ * rvo2_compat, an agent it sweeps over in a
  * step is carried along at the edge that met it, and the overlap passes
  * push it out of the edge's clearance. vx, vy finite, within [-1e9, 1e9].
  * An obstacle that a step would carry out of [-1e9, 1e9] (or whose points
