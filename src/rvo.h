@@ -410,7 +410,10 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 /* Replaces an obstacle's points (n of them at xy, taken as
  * rvo_world_add_obstacle takes them), keeping its id, its z range, whether
  * it is closed and the side it was added with. On error (argument 2 for the
- * points) the obstacle keeps its old points. */
+ * points) the obstacle keeps its old points. Outside rvo2_compat, agents
+ * the new points leave inside a solid (or outside an enclosure they were
+ * in) are put out on the free side, a radius clear, by the overlap passes
+ * of the next steps (as are agents a solid is added over). */
 RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
                                                  int32_t n);
 /* An obstacle's velocity [m/s] (default 0): each integrate moves it by

@@ -157,6 +157,149 @@ static void solvers_avoid(void) {
     }
 }
 
+/* The worst intrusion [m] of the agents into a box obstacle's clearance:
+ * radius less the distance of the centre from the outline on the free side
+ * (outside a solid, inside an enclosure); 0 when all are clear. */
+static double box_intrusion(rvo_world *w, float cx, float cy, float hw, float hh, bool enclosure) {
+    rvo_agent_id ids[64];
+    const int32_t n = rvo_world_agent_ids(w, ids, 64);
+    double worst = 0;
+    for (int32_t k = 0; k < n; ++k) {
+        rvo_vec2 p;
+        double r;
+        rvo_agent_get_position(w, ids[k], &p);
+        rvo_agent_get_param(w, ids[k], RVO_PARAM_RADIUS, &r);
+        const double d = box_dist(cx, cy, hw, hh, p), clear = enclosure ? -d : d;
+        worst = r - clear > worst ? r - clear : worst;
+    }
+    return worst;
+}
+
+/* set_obstacle_points over idle agents: a solid grown over a block of 16
+ * (some centres deep inside), an enclosure shrunk round a block of 16 (some
+ * left outside); strict (default) and soft overlap. The hard-body pass puts
+ * every agent on the free side, a radius clear, within a few steps;
+ * rvo2_compat leaves them where they are. */
+static void reshape_over(bool enclosure, bool strict, bool compat) {
+    rvo_world_def wd = rvo_default_world_def();
+    rvo_world *w = rvo_world_create(&wd);
+    CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
+    CHECK(rvo_world_set_rvo2_compat(w, compat) == RVO_OK);
+    float xy[8];
+    box_xy(xy, enclosure ? 0 : 20, 0, enclosure ? 10 : 1, enclosure ? 10 : 1);
+    const rvo_obstacle_id o =
+        rvo_world_add_obstacle_side(w, xy, 4, true, enclosure ? RVO_SIDE_ENCLOSURE : RVO_SIDE_SOLID);
+    const float gap = enclosure ? 1.5f : 1.2f;
+    for (int k = 0; k < 16; ++k)
+        rvo_world_add_agent(w, gap * ((float)(k % 4) - 1.5f), gap * ((float)(k / 4) - 1.5f), NULL);
+    for (int s = 0; s < 3; ++s)
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+    /* solid: 5 m square over the 4.8 m block; enclosure: 4.4 m square in
+     * the 5.5 m block (a row and a column of centres outside it) */
+    const float h = enclosure ? 2.2f : 2.5f;
+    box_xy(xy, 0.1f, 0.05f, h, h);
+    CHECK(rvo_world_set_obstacle_points(w, o, xy, 4) == RVO_OK);
+    const double at0 = box_intrusion(w, 0.1f, 0.05f, h, h, enclosure);
+    double after[4];
+    for (int s = 0; s < 4; ++s) {
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+        after[s] = box_intrusion(w, 0.1f, 0.05f, h, h, enclosure);
+    }
+    printf("reshaped %s over agents (%s%s): worst intrusion %.3f, after 1..4 steps %.4f %.4f %.4f %.4f\n",
+           enclosure ? "enclosure" : "solid", strict ? "strict" : "soft", compat ? ", rvo2_compat" : "", at0,
+           after[0], after[1], after[2], after[3]);
+    CHECK(at0 > (enclosure ? 0.6 : 2.0)); /* the scene does put agents on the wrong side */
+    if (compat)
+        CHECK(after[3] > 0.5);
+    else
+        CHECK(after[3] <= 0.01);
+    rvo_world_destroy(w);
+}
+
+/* Moving by its velocity, a solid sweeping through idle agents and an
+ * enclosure carrying idle agents along, strict and soft: after every step
+ * no agent intrudes into the clearance by more than the tolerance. Also a
+ * solid added over an agent puts it out. */
+static void moving_modes(void) {
+    for (int k = 0; k < 4; ++k) {
+        const bool enclosure = k & 1, strict = !(k & 2);
+        rvo_world_def wd = rvo_default_world_def();
+        rvo_world *w = rvo_world_create(&wd);
+        CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
+        float xy[8];
+        const float hw = enclosure ? 3 : 0.2f, hh = enclosure ? 3 : 4;
+        box_xy(xy, enclosure ? 0 : -3, 0, hw, hh);
+        const rvo_obstacle_id o =
+            rvo_world_add_obstacle_side(w, xy, 4, true, enclosure ? RVO_SIDE_ENCLOSURE : RVO_SIDE_SOLID);
+        CHECK(rvo_world_set_obstacle_velocity(w, o, 2.0f, 0.5f) == RVO_OK);
+        for (int a = 0; a < 9; ++a)
+            rvo_world_add_agent(w, 1.5f * (float)(a % 3 - 1), 1.5f * (float)(a / 3 - 1), NULL);
+        double worst = 0;
+        for (int s = 0; s < 120; ++s) {
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+            float pts[8];
+            rvo_world_obstacle_points(w, o, pts, 4, NULL);
+            float cx = 0, cy = 0; /* (an enclosure's points are stored clockwise) */
+            for (int v = 0; v < 4; ++v)
+                cx += pts[2 * v] / 4, cy += pts[2 * v + 1] / 4;
+            const double d = box_intrusion(w, cx, cy, hw, hh, enclosure);
+            worst = d > worst ? d : worst;
+        }
+        printf("moving %s (%s): worst intrusion over 2 s %.4f\n", enclosure ? "enclosure" : "solid",
+               strict ? "strict" : "soft", worst);
+        CHECK(worst <= 0.01);
+        rvo_world_destroy(w);
+    }
+    rvo_world_def wd = rvo_default_world_def();
+    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_add_agent(w, 0.3f, 0.2f, NULL);
+    float xy[8];
+    box_xy(xy, 0, 0, 1, 1);
+    CHECK(rvo_world_add_obstacle(w, xy, 4, true) != 0);
+    CHECK(box_intrusion(w, 0, 0, 1, 1, false) > 1.0);
+    CHECK(rvo_world_step(w, 0) == RVO_OK);
+    CHECK(box_intrusion(w, 0, 0, 1, 1, false) <= 0.01);
+    rvo_world_destroy(w);
+}
+
+/* A solid reshaped over a dense block of 40 agents (strict and soft; it
+ * once squeezed some back in through its edges): out within 3 steps. The
+ * same world on 1 and 3 threads, and one
+ * saved between the reshape and the next step and loaded, go on
+ * bit-identically (the pending push-outs are state). */
+static uint64_t reshape_run(int threads, bool reload, bool strict) {
+    rvo_world_def wd = rvo_default_world_def();
+    wd.threads = threads;
+    rvo_world *w = rvo_world_create(&wd);
+    CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
+    float xy[8];
+    box_xy(xy, 20, 0, 1, 1);
+    const rvo_obstacle_id o = rvo_world_add_obstacle(w, xy, 4, true);
+    for (int k = 0; k < 40; ++k)
+        rvo_world_add_agent(w, 0.9f * (float)(k % 8) - 3, 0.9f * (float)(k / 8) - 2, NULL);
+    CHECK(rvo_world_step(w, 0) == RVO_OK);
+    box_xy(xy, 0, 0, 2, 1.5f);
+    CHECK(rvo_world_set_obstacle_points(w, o, xy, 4) == RVO_OK);
+    if (reload) {
+        const size_t n = rvo_world_save(w, NULL, 0);
+        void *buf = malloc(n);
+        rvo_world_save(w, buf, n);
+        rvo_world *l = NULL;
+        CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+        free(buf);
+        if (l) {
+            rvo_world_destroy(w);
+            w = l;
+        }
+    }
+    for (int s = 0; s < 3; ++s)
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+    CHECK(box_intrusion(w, 0, 0, 2, 1.5f, false) <= 0.01);
+    const uint64_t h = check_hash_world(w);
+    rvo_world_destroy(w);
+    return h;
+}
+
 static void bad_input(void) {
     rvo_world_def wd = rvo_default_world_def();
     rvo_world *w = rvo_world_create(&wd);
@@ -186,6 +329,16 @@ static void bad_input(void) {
 int main(void) {
     orca_avoids();
     solvers_avoid();
+    for (int k = 0; k < 4; ++k)
+        reshape_over(k & 1, !(k & 2), false);
+    reshape_over(false, true, true);
+    reshape_over(true, true, true);
+    moving_modes();
+    for (int k = 0; k < 2; ++k) {
+        const uint64_t r1 = reshape_run(1, false, k == 0);
+        CHECK(reshape_run(3, false, k == 0) == r1);
+        CHECK(reshape_run(1, true, k == 0) == r1);
+    }
     const uint64_t h1 = sweep(3.0f, 1, false);
     CHECK(sweep(3.0f, 3, false) == h1);
     CHECK(sweep(3.0f, 1, true) == h1);
