@@ -343,22 +343,36 @@ local function velocity_at(t, r)
     return vx, vy
 end
 
--- Tracks in a still: the first shape as a dashed outline (when it changed
--- or the obstacle was removed), the last as an obstacle, and an arrow of the velocity over 1 s at its
--- centre while it moves at the end.
+-- Tracks in a still: up to 5 of its earlier shapes (evenly picked, the
+-- first among them; those unlike the last and each other) as dashed
+-- outlines, the last as an obstacle (none when removed), and an arrow of
+-- the velocity over 1 s at its centre while it moves at the end.
+local function exact_key(pts) -- (%a: the same text on both runtimes)
+    local t = {}
+    for i = 1, #pts do t[i] = format("%a", pts[i]) end
+    return concat(t, " ")
+end
+
 local function draw_tracks_still(doc, run)
+    local style = { fill = "none", stroke = "#555", stroke_width = 0.05, stroke_dasharray = "0.2 0.15" }
     for _, t in ipairs(run.tracks or {}) do
-        local first, last = t.shapes[1].pts, shape_at(t, run.records)
-        if last ~= first then
-            local style = { fill = "none", stroke = "#555", stroke_width = 0.05, stroke_dasharray = "0.2 0.15" }
-            if t.closed then doc:polygon(first, style) else doc:polyline(first, style) end
+        local last = shape_at(t, run.records)
+        local drawn = { [last and exact_key(last) or ""] = true }
+        local n = #t.shapes - (last and 1 or 0)
+        for k = 0, math.min(n, 5) - 1 do
+            local pts = t.shapes[1 + floor(k * n / math.min(n, 5))].pts
+            local key = exact_key(pts)
+            if not drawn[key] then
+                drawn[key] = true
+                if t.closed then doc:polygon(pts, style) else doc:polyline(pts, style) end
+            end
         end
         if last then
             if t.closed then doc:polygon(last, OBST_FILL) else doc:polyline(last, OBST_LINE) end
             local vx, vy = velocity_at(t, run.records)
             if vx ~= 0 or vy ~= 0 then
-                local cx, cy, n = 0, 0, #last / 2
-                for i = 1, #last, 2 do cx, cy = cx + last[i] / n, cy + last[i + 1] / n end
+                local cx, cy, m = 0, 0, #last / 2
+                for i = 1, #last, 2 do cx, cy = cx + last[i] / m, cy + last[i + 1] / m end
                 doc:line(cx, cy, cx + vx, cy + vy, { stroke = "#c03030", stroke_width = 0.08 })
                 doc:circle(cx + vx, cy + vy, 0.1, { fill = "#c03030" })
             end
@@ -391,8 +405,9 @@ local function title(doc, opts)
     end
 end
 
---- A still picture: obstacles (one that changed or went: its first outline
--- dashed, its last filled, its last velocity as an arrow over 1 s), every path,
+--- A still picture: obstacles (one that changed or went: up to 5 earlier
+-- outlines dashed, its last filled, its last velocity as an arrow over 1
+-- s), every path,
 -- each agent's final disc.
 -- opts: size (pixel width, default 800), title, tolerance (path
 -- simplification in world units, default 0.02).

@@ -140,10 +140,10 @@ describe("rvo.render", function()
         assert.are.equal(17, #run.tracks[1].shapes) -- it moved every step
         assert.are.equal(10, run.tracks[2].gone)
         assert.are.equal(13, run.tracks[3].first)
-        -- still: the gate's first outline dashed, its last filled with its velocity
-        -- arrow; the removed wall dashed
+        -- still: 5 of the gate's outlines dashed, its last filled with its
+        -- velocity arrow; the removed wall dashed
         local still = render.svg(run):tostring()
-        assert.are.equal(2, count(still, "stroke%-dasharray"))
+        assert.are.equal(6, count(still, "stroke%-dasharray"))
         assert.are.equal(1, count(still, "<line "))
         assert.are.equal(3, count(still, '<polygon [^>]*fill="#9aa0a8"')) -- pillar, gate, late block
         -- animated: the gate's outline changes; the wall and the late block show only while there
