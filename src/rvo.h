@@ -560,9 +560,10 @@ RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 /* ---- snapshots (src/snapshot.c) ------------------------------------------
  * A snapshot is the whole world as bytes: every agent with all its
  * parameters, velocities, lock, stall time and detour side; obstacles with
- * their ids, z ranges, velocities and the side they were added with;
- * both id pools (generations and free lists, so a loaded world issues the
- * ids the original would); time step, thread count, seed, height margin,
+ * their ids, z ranges, velocities and the side they were added with; the
+ * agents a changed obstacle has yet to push out; both id pools
+ * (generations and free lists, so a loaded world issues the ids the
+ * original would); time step, thread count, seed, height margin,
  * agent defaults, solver and sampling settings, rvo2_compat; and the phase
  * (a world saved between solve and integrate loads solved, with its new
  * velocities). A loaded world continues bit-identically to the original,
