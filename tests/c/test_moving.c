@@ -300,6 +300,77 @@ static uint64_t reshape_run(int threads, bool reload, bool strict) {
     return h;
 }
 
+/* A moving obstacle far away leaves the agents among standing ones as in a
+ * world where it is moved by set_obstacle_points (nothing moves): the
+ * standing edges an agent avoids do not depend on other obstacles' speeds
+ * (they did: every agent's obstacle query reached further by the fastest
+ * one's speed x time_horizon_obst, and legs of far edges bound). A plaza of
+ * 4 m pillars every 24 m, 60 agents crossing it to random points (horizons
+ * 10 s, radius 1.5, 2 m/s, dt 0.25, as the bench's plaza), a box 300 m off
+ * at 1 m/s; every solver. */
+static void far_mover_changes_nothing(void) {
+    for (int solver = 0; solver < 3; ++solver) {
+        uint64_t h[2];
+        for (int by_points = 0; by_points < 2; ++by_points) {
+            rvo_world_def wd = rvo_default_world_def();
+            wd.time_step = 0.25f;
+            wd.agent.radius = 1.5f;
+            wd.agent.max_speed = 2;
+            wd.agent.neighbor_dist = 15;
+            wd.agent.time_horizon = wd.agent.time_horizon_obst = 10;
+            rvo_world *w = rvo_world_create(&wd);
+            CHECK(rvo_world_set_solver(w, (rvo_solver)solver) == RVO_OK);
+            float xy[8];
+            for (int k = 0; k < 16; ++k) {
+                box_xy(xy, -36 + 24 * (float)(k % 4), -36 + 24 * (float)(k / 4), 2, 2);
+                rvo_world_add_obstacle(w, xy, 4, true);
+            }
+            float far[8];
+            box_xy(far, 300, 0, 1, 1);
+            const rvo_obstacle_id o = rvo_world_add_obstacle(w, far, 4, true);
+            if (!by_points)
+                CHECK(rvo_world_set_obstacle_velocity(w, o, 1, 0) == RVO_OK);
+            rvo_agent_id ids[60];
+            float goal[60][2];
+            unsigned seed = 7;
+            for (int k = 0; k < 60; ++k) {
+                float pt[4];
+                for (int c = 0; c < 4; ++c) { /* off the pillars' rows and columns */
+                    seed = seed * 1103515245u + 12345u;
+                    pt[c] = -46 + 24 * (float)((seed >> 16) % 4) + 4 + 16 * (float)((seed >> 8) & 255) / 255;
+                }
+                ids[k] = rvo_world_add_agent(w, pt[0], pt[1], NULL);
+                goal[k][0] = pt[2], goal[k][1] = pt[3];
+            }
+            for (int s = 0; s < 200; ++s) {
+                for (int k = 0; k < 60; ++k) {
+                    rvo_vec2 p;
+                    rvo_agent_get_position(w, ids[k], &p);
+                    float vx = goal[k][0] - p.x, vy = goal[k][1] - p.y;
+                    const float d = sqrtf(vx * vx + vy * vy);
+                    if (d > 2)
+                        vx *= 2 / d, vy *= 2 / d;
+                    rvo_agent_set_pref_velocity(w, ids[k], vx, vy);
+                }
+                CHECK(rvo_world_step(w, 0) == RVO_OK);
+                if (by_points) { /* as the step moves it: each point plus dt * velocity */
+                    for (int k = 0; k < 8; k += 2)
+                        far[k] = far[k] + wd.time_step * 1.0f;
+                    CHECK(rvo_world_set_obstacle_points(w, o, far, 4) == RVO_OK);
+                }
+            }
+            float got[8];
+            rvo_world_obstacle_points(w, o, got, 4, NULL);
+            CHECK(!by_points || memcmp(got, far, sizeof far) == 0);
+            h[by_points] = check_hash_world(w);
+            rvo_world_destroy(w);
+        }
+        printf("%s: far mover %016llx, moved by points %016llx\n", rvo_solver_name((rvo_solver)solver),
+               (unsigned long long)h[0], (unsigned long long)h[1]);
+        CHECK(h[0] == h[1]);
+    }
+}
+
 static void bad_input(void) {
     rvo_world_def wd = rvo_default_world_def();
     rvo_world *w = rvo_world_create(&wd);
@@ -334,6 +405,7 @@ int main(void) {
     reshape_over(false, true, true);
     reshape_over(true, true, true);
     moving_modes();
+    far_mover_changes_nothing();
     for (int k = 0; k < 2; ++k) {
         const uint64_t r1 = reshape_run(1, false, k == 0);
         CHECK(reshape_run(3, false, k == 0) == r1);
