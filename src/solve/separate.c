@@ -533,7 +533,7 @@ static void separate_soft(rvo_world *w) {
             /* Obstacles win: back out of edge clearance. */
             if (w->nverts > 0) {
                 bool crossed = false;
-                if (w->ntraps > 0) /* (see back_from_moving) */
+                if (w->obst_moving > 0 || w->ntraps > 0) /* (see back_from_moving) */
                     np = back_from_moving(w, s, i, p, np, &crossed);
                 push_ctx c = {w, np, me->radius, me->z, me->height, false};
                 const float r = me->radius;
@@ -625,8 +625,9 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
 
 /* The passes between agents must not push an agent through a moving
  * obstacle (a fast one piles agents up against it): where its way since the
- * passes began, from `from`, entered an edge of one from the free side, it
- * goes back to that edge, a radius out. */
+ * passes began (strict; soft: since this pass moved it), from `from`,
+ * entered an edge of one from the free side, it goes back to that edge, a
+ * radius out. */
 typedef struct cross_ctx {
     const rvo_world *w;
     rvo_vec2 a0, a1; /* the agent's step, before and after */

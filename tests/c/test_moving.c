@@ -61,10 +61,11 @@ static void orca_avoids(void) {
 /* A 10 m wall sweeping through a block of idle agents at speed [m/s]: no
  * agent's centre is ever inside it or left behind it. Returns the world's
  * hash at the end. */
-static uint64_t sweep(float speed, int threads, bool save_midway) {
+static uint64_t sweep_mode(float speed, int threads, bool save_midway, bool strict) {
     rvo_world_def wd = rvo_default_world_def();
     wd.threads = threads;
     rvo_world *w = rvo_world_create(&wd);
+    CHECK(rvo_world_set_strict_overlap(w, strict) == RVO_OK);
     float xy[8];
     box_xy(xy, 0, 0, 0.1f, 5);
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, xy, 4, true);
@@ -101,13 +102,17 @@ static uint64_t sweep(float speed, int threads, bool save_midway) {
                 ++behind;
         }
     }
-    printf("sweep at %5.1f m/s on %d thread(s)%s: %d inside, %d behind\n", speed, threads,
-           save_midway ? ", reloaded midway" : "", inside, behind);
+    printf("sweep at %5.1f m/s on %d thread(s)%s%s: %d inside, %d behind\n", speed, threads,
+           save_midway ? ", reloaded midway" : "", strict ? "" : ", soft", inside, behind);
     CHECK(inside == 0);
     CHECK(behind == 0);
     const uint64_t h = check_hash_world(w);
     rvo_world_destroy(w);
     return h;
+}
+
+static uint64_t sweep(float speed, int threads, bool save_midway) {
+    return sweep_mode(speed, threads, save_midway, true);
 }
 
 /* The ue and rvo solvers anticipate a moving obstacle (relative velocity,
@@ -417,6 +422,10 @@ int main(void) {
     /* faster than a radius per step (1 m per step) */
     const uint64_t f1 = sweep(60.0f, 1, false);
     CHECK(sweep(60.0f, 2, false) == f1);
+    /* the soft mode too */
+    const uint64_t s1 = sweep_mode(60.0f, 1, false, false);
+    CHECK(sweep_mode(60.0f, 2, false, false) == s1);
+    sweep_mode(3.0f, 1, false, false);
     bad_input();
     return check_finish("moving");
 }
