@@ -436,6 +436,12 @@ function World:obstacle_count() end
 ---@param zmax number
 function World:set_obstacle_z_range(id, zmin, zmax) end
 
+---The vertical range of an obstacle as set (default -inf, inf).
+---@param id rvo.ObstacleId
+---@return number zmin
+---@return number zmax
+function World:obstacle_z_range(id) end
+
 ---The points of an obstacle as stored {x1, y1, ...} (close points merged;
 ---an open polyline's points once) and whether it is a closed polygon.
 ---@param id rvo.ObstacleId

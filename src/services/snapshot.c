@@ -64,8 +64,7 @@ typedef struct snap_io {
     size_t pos;        /* bytes written (or measured) / read */
     uint32_t version;  /* of the snapshot being read; SNAP_VERSION when writing */
     rvo_status status; /* first failure while reading */
-    char *err;
-    size_t errlen;
+    rvo_error *err;    /* the caller's report, may be NULL */
 } snap_io;
 
 static bool io_ok(const snap_io *s) { return s->status == RVO_OK; }
@@ -74,11 +73,13 @@ RVO_PRINTF(3, 4) static void io_fail(snap_io *s, rvo_status st, const char *fmt,
     if (!io_ok(s))
         return;
     s->status = st;
-    if (s->err && s->errlen > 0) {
+    if (s->err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(s->err, s->errlen, fmt, ap);
+        vsnprintf(s->err->message, sizeof s->err->message, fmt, ap);
         va_end(ap);
+        s->err->status = st;
+        s->err->arg = st == RVO_ERR_OUT_OF_MEMORY ? 0 : 1; /* the data */
     }
 }
 
@@ -473,7 +474,7 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
 
 /* The settings of w as a world def (what rvo_world_create took, as now). */
 static rvo_world_def settings_of(const rvo_world *w) {
-    rvo_world_def d = rvo_default_world_def();
+    rvo_world_def d = rvo_world_def_default();
     d.time_step = w->time_step;
     d.threads = w->threads;
     d.seed = w->seed;
@@ -511,18 +512,14 @@ size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap) {
 }
 
 rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
-                          char *err, size_t errlen) {
+                          rvo_error *err) {
     snap_io s;
     memset(&s, 0, sizeof s);
     s.reading = true;
     s.err = err;
-    s.errlen = errlen;
-    if (err && errlen > 0)
-        err[0] = 0;
-    if (!out) {
-        io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "out is NULL");
-        return s.status;
-    }
+    rvo__error_ok(err);
+    if (!out)
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 4, "out is NULL");
     *out = NULL;
     const uint8_t *p = data;
     if (!p && size > 0) {
@@ -561,19 +558,19 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     s.size = (size_t)payload;
 
     /* The host's def brings what bytes cannot: the allocator (and hooks). */
-    rvo_world_def d = host ? *host : rvo_default_world_def();
+    rvo_world_def d = host ? *host : rvo_world_def_default();
     d.cookie = RVO_WORLD_COOKIE;
     visit_settings(&s, &d);
     if (!io_ok(&s))
         return s.status;
     if (host && host->enqueue_task)
         d.threads = host->threads; /* the host's worker count */
-    const char *e = rvo_world_def_check(&d);
+    const char *e = rvo__world_def_why(&d);
     if (e) {
         io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%s)", e);
         return s.status;
     }
-    rvo_world *w = rvo_world_create(&d);
+    rvo_world *w = rvo_world_create(&d, NULL);
     if (!w) {
         io_fail(&s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
         return s.status;

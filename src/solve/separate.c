@@ -769,7 +769,7 @@ static rvo_vec2 free_side(const rvo_world *w, const obstacle *ob, rvo_vec2 p, fl
     return p;
 }
 
-/* Trapped agents (rvo_world_set_obstacle_points) still on the blocked side
+/* Trapped agents (rvo_obstacle_set_points) still on the blocked side
  * go out on the free side, before the passes (which then keep them out of
  * the edges' clearance) and after them (a crowd pushed out of a solid
  * together can squeeze one back in: the obstacle wins). A trap is dropped

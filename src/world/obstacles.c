@@ -258,7 +258,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     return id;
 }
 
-rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n) {
+rvo_status rvo_obstacle_set_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -351,6 +351,17 @@ rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin
     return RVO_OK;
 }
 
+rvo_status rvo_obstacle_z_range(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    *out = v2(w->obst[oi].zmin, w->obst[oi].zmax);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
 int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap) {
     if (!w)
         return 0;
@@ -359,7 +370,7 @@ int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t
     return w->obst_count;
 }
 
-int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed) {
+int32_t rvo_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -393,7 +404,7 @@ void rvo__obstacles_moving_update(rvo_world *w) {
     }
 }
 
-rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy) {
+rvo_status rvo_obstacle_set_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -411,7 +422,7 @@ rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, flo
     return RVO_OK;
 }
 
-rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+rvo_status rvo_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
     if (!w || !out)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -461,7 +472,7 @@ void rvo__obstacles_move(rvo_world *w, float dt) {
     w->egrid.valid = false;
 }
 
-bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id) {
+bool rvo_obstacle_is_valid(const rvo_world *w, rvo_obstacle_id id) {
     return w && rvo__slot_lookup(&w->obst_slots, id) >= 0;
 }
 

@@ -58,7 +58,7 @@ typedef struct obstacle {
     bool enclosure;    /* closed and clockwise: agents keep inside */
     bool asked_closed; /* closed as added (a closed pair of points is a segment) */
     int8_t side;       /* rvo_obstacle_side as added: reshaping keeps it */
-    rvo_vec2 vel;      /* rvo_world_set_obstacle_velocity: integrate moves it */
+    rvo_vec2 vel;      /* rvo_obstacle_set_velocity: integrate moves it */
     float zmin, zmax;
 } obstacle;
 
@@ -205,6 +205,10 @@ static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
+/* NULL when the def is valid, else the message naming the bad field (what
+ * rvo_agent_def_check and rvo_world_def_check report). */
+const char *rvo__agent_def_why(const rvo_agent_def *d);
+const char *rvo__world_def_why(const rvo_world_def *d);
 
 /* obstacles.c: recounts the moving obstacles and their top speed. */
 void rvo__obstacles_moving_update(rvo_world *w);

@@ -113,8 +113,8 @@ int main(int argc, char **argv) {
         rvo_obstacle_id *oids = malloc(sizeof *oids * (size_t)(no > 0 ? no : 1));
         rvo_world_obstacle_ids(s.w, oids, no);
         for (int32_t k = 0; k < (one && no > 0 ? 1 : no); ++k)
-            rvo_world_set_obstacle_velocity(s.w, oids[k], one ? 0.5f : (k % 2 ? 0.0f : 0.1f),
-                                            one ? 0.0f : (k % 2 ? 0.1f : 0.0f));
+            rvo_obstacle_set_velocity(s.w, oids[k], one ? 0.5f : (k % 2 ? 0.0f : 0.1f),
+                                      one ? 0.0f : (k % 2 ? 0.1f : 0.0f));
         free(oids);
     }
     if (strcmp(mode, "features") == 0) {
