@@ -529,9 +529,11 @@ local Trace = {}
 ---@class rvo.trace
 local trace = {}
 
----Starts recording a world's paths (records the current positions unless opts.record_now == false).
+---Starts recording a world's paths, and its obstacles (added, removed,
+---reshaped, moving) unless opts.obstacles == false (records the current
+---state unless opts.record_now == false).
 ---@param world rvo.World
----@param opts? {every?: integer, record_now?: boolean}
+---@param opts? {every?: integer, record_now?: boolean, obstacles?: boolean}
 ---@return rvo.Trace
 function trace.new(world, opts) end
 
@@ -562,6 +564,12 @@ function Trace:paths() end
 
 ---@return number[]? {minx, miny, maxx, maxy}
 function Trace:bounds() end
+
+---The obstacles recorded, in order of first appearance: the record each
+---appeared in, the first it was missing from (nil while it lasts), each
+---shape from the record it took it, each velocity change.
+---@return {id: rvo.ObstacleId, first: integer, gone: integer?, closed: boolean, shapes: {record: integer, pts: number[]}[], velocities: {record: integer, vx: number, vy: number}[]}[]
+function Trace:obstacles() end
 
 ---@param doc rvo.SvgDoc
 ---@param opts? table
@@ -638,13 +646,15 @@ function SvgDoc:write(filename) end
 ---@class rvo.Run
 ---@field dt number
 ---@field records integer
----@field obstacles {closed: boolean, pts: number[]}[]
+---@field obstacles {closed: boolean, pts: number[]}[] there all along, unchanged
+---@field tracks {id: integer, closed: boolean, first: integer, gone: integer?, shapes: {record: integer, pts: number[]}[], velocities: {record: integer, vx: number, vy: number}[]}[] obstacles that moved, changed, came or went
 ---@field agents {id: integer, first: integer, radius: number, points: number[]}[]
 
 ---@class rvo.render
 local render = {}
 
----Writes a trace to a file (with obstacles, radii and dt).
+---Writes a trace to a file (with obstacles, radii and dt). The obstacles
+---the trace recorded, unless opts.obstacles lists others to draw instead.
 ---@param tr rvo.Trace
 ---@param filename string
 ---@param opts? {dt?: number, obstacles?: {pts: number[], closed?: boolean}[], radius?: number|fun(id: integer): number}

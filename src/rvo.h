@@ -431,12 +431,15 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 /* Replaces an obstacle's points (n of them at xy, taken as
  * rvo_world_add_obstacle takes them), keeping its id, its z range, whether
  * it is closed and the side it was added with. On error (argument 2 for the
- * points) the obstacle keeps its old points. */
+ * points) the obstacle keeps its old points. Outside rvo2_compat, agents
+ * the new points leave inside a solid (or outside an enclosure they were
+ * in) are put out on the free side, a radius clear, by the overlap passes
+ * of the next steps (as are agents a solid is added over). */
 RVO_API rvo_status rvo_obstacle_set_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n);
 /* An obstacle's velocity [m/s] (default 0): each integrate moves it by
- * velocity * dt. With the ORCA solver agents avoid it as they avoid a
- * moving agent (in its frame, within time_horizon_obst); the other solvers
- * see it where it is. Outside rvo2_compat, an agent it sweeps over in a
+ * velocity * dt. Every solver avoids it as it avoids a moving agent that
+ * does not reciprocate (in its frame, within time_horizon_obst). Outside
+ * rvo2_compat, an agent it sweeps over in a
  * step is carried along at the edge that met it, and the overlap passes
  * push it out of the edge's clearance. vx, vy finite, within [-1e9, 1e9].
  * An obstacle that a step would carry out of [-1e9, 1e9] (or whose points
@@ -569,9 +572,10 @@ RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 /* ---- snapshots (src/snapshot.c) ------------------------------------------
  * A snapshot is the whole world as bytes: every agent with all its
  * parameters, velocities, lock, stall time and detour side; obstacles with
- * their ids, z ranges, velocities and the side they were added with;
- * both id pools (generations and free lists, so a loaded world issues the
- * ids the original would); time step, thread count, seed, height margin,
+ * their ids, z ranges, velocities and the side they were added with; the
+ * agents a changed obstacle has yet to push out; both id pools
+ * (generations and free lists, so a loaded world issues the ids the
+ * original would); time step, thread count, seed, height margin,
  * agent defaults, solver and sampling settings, rvo2_compat; and the phase
  * (a world saved between solve and integrate loads solved, with its new
  * velocities). A loaded world continues bit-identically to the original,

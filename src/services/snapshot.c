@@ -23,7 +23,9 @@
 /* 2: per agent, the side it goes round an obstacle on (solve/detour.c);
  * per obstacle, its side and closed flag as added (for reshaping) and its
  * velocity */
-#define SNAP_VERSION 2u
+/* 3: the agents an obstacle's new points left on its blocked side, not yet
+ * put out (world.h: obst_trap) */
+#define SNAP_VERSION 3u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -298,6 +300,29 @@ static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
         io_i32(s, &t->free[k]);
 }
 
+/* Pending traps (version 3): agent and obstacle ids, in order. Ids that
+ * name nothing are dropped by the next step, as after a removal. */
+static void visit_traps(snap_io *s, rvo_world *w) {
+    int32_t n = w->ntraps;
+    io_count(s, &n, RVO_MAX_SLOTS, 16, "trap");
+    if (!io_ok(s))
+        return;
+    if (s->reading && n > 0) {
+        int32_t cap = w->traps_cap;
+        if (!rvo__grow(w, (void **)&w->traps, &cap, n, sizeof *w->traps)) {
+            io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        w->traps_cap = cap;
+    }
+    for (int32_t k = 0; io_ok(s) && k < n; ++k) {
+        io_u64(s, &w->traps[k].agent);
+        io_u64(s, &w->traps[k].obstacle);
+    }
+    if (s->reading)
+        w->ntraps = io_ok(s) ? n : 0;
+}
+
 /* Everything else. The order is the format: append, never reorder. */
 static void visit_state(snap_io *s, rvo_world *w) {
     io_bool(s, &w->rvo2_compat);
@@ -314,6 +339,8 @@ static void visit_state(snap_io *s, rvo_world *w) {
     visit_slots(s, w, &w->agent_slots);
     visit_obstacles(s, w);
     visit_slots(s, w, &w->obst_slots);
+    if (s->version >= 3)
+        visit_traps(s, w);
 }
 
 /* ---- checks of a loaded world ------------------------------------------ */

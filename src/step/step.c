@@ -132,7 +132,7 @@ static void carry_and_move_obstacles(rvo_world *w, float dt) {
             continue;
         const rvo_vec2 a1 = w->pos[i], a0 = v2_sub(a1, v2_scale(dt, w->vel[i]));
         float t;
-        const int32_t e = rvo__moving_edge_crossed(w, s, a0, a1, dt, a->z, a->height, reach, &t);
+        const int32_t e = rvo__moving_edge_crossed(w, s, a0, a1, dt, a->z, a->height, reach, false, &t);
         if (e < 0)
             continue;
         const obst_vertex *v = &w->verts[e];

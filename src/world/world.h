@@ -69,6 +69,14 @@ static inline bool obst_on_floor(const obstacle *ob, float z, float height, floa
     return z <= ob->zmax + margin && ob->zmin <= z + height + margin;
 }
 
+/* An agent that a change of a closed obstacle's points left on its blocked
+ * side (inside a solid, outside an enclosure it was in): the next overlap
+ * passes put it out on the free side (separate.c), until it is found there. */
+typedef struct obst_trap {
+    rvo_agent_id agent;
+    rvo_obstacle_id obstacle;
+} obst_trap;
+
 /* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
 typedef struct edge_grid {
     float ox, oy, cell, inv_cell;
@@ -167,6 +175,11 @@ struct rvo_world {
 
     scratch *scratch; /* one per worker (index/scratch.h) */
 
+    /* obstacles.c: agents left on the blocked side of an obstacle whose
+     * points changed, for the overlap passes (separate.c) */
+    obst_trap *traps;
+    int32_t ntraps, traps_cap;
+
     /* allocator, task hook and pool, error slot (base/); last, so that the
      * hot arrays above stay near the start of the struct */
     rvo_base base;
@@ -201,6 +214,8 @@ const char *rvo__world_def_why(const rvo_world_def *d);
 void rvo__obstacles_moving_update(rvo_world *w);
 /* obstacles.c: moves the moving obstacles by velocity * dt. */
 void rvo__obstacles_move(rvo_world *w, float dt);
+/* obstacles.c: is p inside the closed ring of obstacle ob (crossing number)? */
+bool rvo__obstacle_contains(const rvo_world *w, const obstacle *ob, rvo_vec2 p);
 /* obstacles.c: frees the obstacle store (not the edge grid over it). */
 void rvo__obstacles_free(rvo_world *w);
 

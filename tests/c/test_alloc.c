@@ -71,7 +71,17 @@ static bool build(rvo_world *w, int agents) {
             return false;
     }
     const float box[8] = {30, 0, 32, 0, 32, 2, 30, 2};
-    if (rvo_world_add_obstacle(w, box, 4, true) == 0)
+    const rvo_obstacle_id o = rvo_world_add_obstacle(w, box, 4, true);
+    if (o == 0)
+        return false;
+    /* reshaped over some agents (their push-outs are filed: memory), back */
+    const float over[8] = {1, 1, 5, 1, 5, 5, 1, 5};
+    if (rvo_obstacle_set_points(w, o, over, 4) != RVO_OK) {
+        float got[8];
+        CHECK(rvo_obstacle_points(w, o, got, 4, NULL) == 4 && memcmp(got, box, sizeof box) == 0);
+        return false;
+    }
+    if (rvo_obstacle_set_points(w, o, box, 4) != RVO_OK)
         return false;
     for (int s = 0; s < 3; ++s)
         if (rvo_world_step(w, 0.0f) != RVO_OK)
