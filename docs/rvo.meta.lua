@@ -492,6 +492,12 @@ function World:obstacle_count() end
 ---@param zmax number
 function World:set_obstacle_z_range(id, zmin, zmax) end
 
+---The vertical range of an obstacle as set (default -inf, inf).
+---@param id rvo.ObstacleId
+---@return number zmin
+---@return number zmax
+function World:obstacle_z_range(id) end
+
 ---The points of an obstacle as stored {x1, y1, ...} (close points merged;
 ---an open polyline's points once) and whether it is a closed polygon.
 ---@param id rvo.ObstacleId
@@ -579,9 +585,11 @@ local Trace = {}
 ---@class rvo.trace
 local trace = {}
 
----Starts recording a world's paths (records the current positions unless opts.record_now == false).
+---Starts recording a world's paths, and its obstacles (added, removed,
+---reshaped, moving) unless opts.obstacles == false (records the current
+---state unless opts.record_now == false).
 ---@param world rvo.World
----@param opts? {every?: integer, record_now?: boolean}
+---@param opts? {every?: integer, record_now?: boolean, obstacles?: boolean}
 ---@return rvo.Trace
 function trace.new(world, opts) end
 
@@ -612,6 +620,12 @@ function Trace:paths() end
 
 ---@return number[]? {minx, miny, maxx, maxy}
 function Trace:bounds() end
+
+---The obstacles recorded, in order of first appearance: the record each
+---appeared in, the first it was missing from (nil while it lasts), each
+---shape from the record it took it, each velocity change.
+---@return {id: rvo.ObstacleId, first: integer, gone: integer?, closed: boolean, shapes: {record: integer, pts: number[]}[], velocities: {record: integer, vx: number, vy: number}[]}[]
+function Trace:obstacles() end
 
 ---@param doc rvo.SvgDoc
 ---@param opts? table
@@ -688,13 +702,15 @@ function SvgDoc:write(filename) end
 ---@class rvo.Run
 ---@field dt number
 ---@field records integer
----@field obstacles {closed: boolean, pts: number[]}[]
+---@field obstacles {closed: boolean, pts: number[]}[] there all along, unchanged
+---@field tracks {id: integer, closed: boolean, first: integer, gone: integer?, shapes: {record: integer, pts: number[]}[], velocities: {record: integer, vx: number, vy: number}[]}[] obstacles that moved, changed, came or went
 ---@field agents {id: integer, first: integer, radius: number, points: number[]}[]
 
 ---@class rvo.render
 local render = {}
 
----Writes a trace to a file (with obstacles, radii and dt).
+---Writes a trace to a file (with obstacles, radii and dt). The obstacles
+---the trace recorded, unless opts.obstacles lists others to draw instead.
 ---@param tr rvo.Trace
 ---@param filename string
 ---@param opts? {dt?: number, obstacles?: {pts: number[], closed?: boolean}[], radius?: number|fun(id: integer): number}
@@ -712,13 +728,15 @@ function render.load(filename) end
 ---@return string? err
 function render.parse(text) end
 
+---A still picture. colour: one colour per agent (default one hue each);
+---legend and scale [m]: drawn in a strip under the run.
 ---@param run rvo.Run
----@param opts? {size?: number, title?: string, tolerance?: number}
+---@param opts? {size?: number, title?: string, tolerance?: number, colour?: fun(agent: table, i: integer): string, legend?: {[1]: string, [2]: string}[], scale?: number}
 ---@return rvo.SvgDoc
 function render.svg(run, opts) end
 
 ---@param run rvo.Run
----@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer}
+---@param opts? {size?: number, title?: string, tolerance?: number, duration?: number, frames?: integer, colour?: fun(agent: table, i: integer): string, legend?: {[1]: string, [2]: string}[], scale?: number}
 ---@return rvo.SvgDoc
 function render.animated_svg(run, opts) end
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""gen_cdef.py OUT.lua NAME=HEADER... -- the LuaJIT FFI declarations of C headers.
+"""gen_cdef.py OUT.lua NAME=HEADER... [methods=METHODS.def] -- the LuaJIT FFI declarations of C headers.
 gen_cdef.py --install CDEF.lua DIR... -- `meson install`: copies it into DIR/rvo.
 
-Writes a Lua module (rvo/cdef.lua) returning { NAME = "declarations", ... }:
+Writes a Lua module (rvo/cdef.lua) returning { NAME = "declarations", ... }
+and, from src/lua/methods.def, methods = { { "name", "SHAPE", "core_function" }, ... }
+(the one-call world methods that rvo.ffi makes by shape, as rvo.core does):
 each header's own declarations as ffi.cdef takes them. Comments, #include,
 #define and every conditional block except the include guard are dropped
 (so no system header is expanded and nothing depends on the host),
@@ -83,6 +85,20 @@ def declarations(text, name):
     return "\n".join(out) + "\n"
 
 
+def method_list(text, name):
+    """The METHOD(name, SHAPE, function) lines of methods.def, as Lua."""
+    rows = []
+    for line in strip_comments(text).split("\n"):
+        s = line.strip()
+        if not s:
+            continue
+        m = re.fullmatch(r"METHOD\(\s*(\w+)\s*,\s*([A-Z_]+)\s*,\s*(rvo_\w+)\s*\)", s)
+        if not m:
+            raise ValueError(f"{name}: not a METHOD(name, SHAPE, function) line: {s}")
+        rows.append('        { "%s", "%s", "%s" },\n' % m.groups())
+    return "".join(rows)
+
+
 def install(src, dirs):
     # As Meson installs: DIR under the prefix, or absolute; both under DESTDIR.
     for d in dirs:
@@ -108,6 +124,11 @@ def main(argv):
     parts, names = [], []
     for arg in argv[2:]:
         key, path = arg.split("=", 1)
+        if key == "methods":
+            with open(path, encoding="utf-8") as f:
+                parts.append("    methods = {\n" + method_list(f.read(), os.path.basename(path)) + "    },\n")
+            names.append(os.path.basename(path))
+            continue
         with open(path, encoding="utf-8") as f:
             decl = declarations(f.read(), os.path.basename(path))
         if "]==]" in decl:

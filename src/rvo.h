@@ -68,6 +68,17 @@ typedef enum rvo_status {
     RVO_ERR_CAPACITY = -6    /* more than RVO_MAX_SLOTS agents/obstacles */
 } rvo_status;
 
+/* Error report of the calls that have no world to keep it in (defs,
+ * creating and loading a world, doors, outlines, navmeshes). They take an
+ * rvo_error *err as their last argument; it may be NULL. On failure they
+ * fill it and return a negative rvo_status, NULL or 0 as documented; on
+ * success they set err->status to RVO_OK and err->message to "". */
+typedef struct rvo_error {
+    int32_t status;    /* an rvo_status; RVO_OK when nothing failed */
+    int32_t arg;       /* the argument that was wrong (1-based), 0 = none */
+    char message[160]; /* why ("radius must be > 0"), or "" */
+} rvo_error;
+
 /* Per-agent parameters, as in RVO2. Every field has a unit and a limit. */
 typedef struct rvo_agent_def {
     float radius;            /* body radius [m]                [Limit: > 0] */
@@ -83,7 +94,7 @@ typedef struct rvo_agent_def {
     uint32_t mask;           /* groups it avoids (bits) */
     float z;                 /* bottom of its vertical extent [m] [finite] */
     float height;            /* vertical extent [m]            [Limit: > 0, inf = unlimited] */
-    uint32_t cookie;         /* set by rvo_default_agent_def(); catches {0} defs */
+    uint32_t cookie;         /* set by rvo_agent_def_default(); catches {0} defs */
 } rvo_agent_def;
 
 /* Memory hooks; with alloc == NULL the C library's malloc/realloc/free. */
@@ -114,7 +125,7 @@ typedef struct rvo_world_def {
     float height_margin; /* extra vertical slack when comparing extents [m] [Limit: >= 0] */
     rvo_alloc_fn *alloc; /* optional allocator: realloc semantics, free on new_size 0 */
     void *alloc_user;    /* passed to alloc */
-    uint32_t cookie;     /* set by rvo_default_world_def() */
+    uint32_t cookie;     /* set by rvo_world_def_default() */
     /* Host task hook (see rvo_task_fn): both set or both NULL. With them,
      * threads is the host's worker count and no thread is started. */
     rvo_enqueue_task_fn *enqueue_task;
@@ -143,16 +154,18 @@ typedef enum rvo_param {
 /* Defaults: radius 0.5, max_speed 2, neighbor_dist 10, max_neighbors 10,
  * time_horizon 2, time_horizon_obst 2, zero velocities, weight 0.5,
  * groups 1, mask 0xffffffff, z 0, height inf. */
-RVO_API rvo_agent_def rvo_default_agent_def(void);
-/* Defaults: time_step 1/60, threads 1, seed 1, agent = rvo_default_agent_def(). */
-RVO_API rvo_world_def rvo_default_world_def(void);
-/* NULL when the def is valid, otherwise a message naming the bad field. */
-RVO_API const char *rvo_agent_def_check(const rvo_agent_def *def);
-RVO_API const char *rvo_world_def_check(const rvo_world_def *def);
-/* Sets parameter p of a def after checking it: NULL when stored, else the
- * message ("weight must be in [0, 1]") and the def is unchanged. */
-RVO_API const char *rvo_agent_def_set(rvo_agent_def *def, rvo_param p, double value);
-RVO_API double rvo_agent_def_get(const rvo_agent_def *def, rvo_param p); /* NaN if p is unknown */
+RVO_API rvo_agent_def rvo_agent_def_default(void);
+/* Defaults: time_step 1/60, threads 1, seed 1, agent = rvo_agent_def_default(). */
+RVO_API rvo_world_def rvo_world_def_default(void);
+/* RVO_OK when the def is valid, else RVO_ERR_INVALID_ARGUMENT and err's
+ * message names the bad field ("radius must be > 0"). */
+RVO_API rvo_status rvo_agent_def_check(const rvo_agent_def *def, rvo_error *err);
+RVO_API rvo_status rvo_world_def_check(const rvo_world_def *def, rvo_error *err);
+/* Sets parameter p of a def after checking it: RVO_OK when stored, else
+ * RVO_ERR_INVALID_ARGUMENT (err: "weight must be in [0, 1]", argument 3)
+ * and the def is unchanged. */
+RVO_API rvo_status rvo_agent_def_set_param(rvo_agent_def *def, rvo_param p, double value, rvo_error *err);
+RVO_API double rvo_agent_def_param(const rvo_agent_def *def, rvo_param p); /* NaN if p is unknown */
 /* sizeof the two defs, for bindings that copy the layout (LuaJIT FFI). */
 RVO_API size_t rvo_agent_def_size(void);
 RVO_API size_t rvo_world_def_size(void);
@@ -164,8 +177,9 @@ RVO_API const char *rvo_version(void);
 
 /* ---- world ------------------------------------------------------------ */
 
-/* NULL if def is invalid (see rvo_world_def_check) or memory runs out. */
-RVO_API rvo_world *rvo_world_create(const rvo_world_def *def);
+/* NULL if def is invalid (err as rvo_world_def_check's) or memory runs
+ * out (RVO_ERR_OUT_OF_MEMORY). def NULL means rvo_world_def_default(). */
+RVO_API rvo_world *rvo_world_create(const rvo_world_def *def, rvo_error *err);
 RVO_API void rvo_world_destroy(rvo_world *w); /* NULL is fine */
 /* Why the last failing call on w failed ("radius must be > 0"), or "". */
 RVO_API const char *rvo_world_last_error(const rvo_world *w);
@@ -207,6 +221,11 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    another idle one or two agents, a jam's loser that touches three (a
  *    group sent to a point too small for it comes to rest instead of
  *    churning: giving way there only shoved the crowd around);
+ *  - an agent stalled against a crowd at rest (it touches, within about 32
+ *    degrees of its preferred velocity, an idle agent hemmed in or one that
+ *    rests already) rests too: the solve aims it at zero instead of its
+ *    preferred velocity until the crowd ahead moves or it stops stalling
+ *    (pressing on, it slid along the crowd for good);
  *  - two agents that want opposite ways and close head-on (within about 1
  *    degree) while one is slowed avoid by a leg of the velocity obstacle,
  *    not by braking: they pass sideways instead of stopping nose to nose;
@@ -275,25 +294,25 @@ RVO_API int rvo_solver_from_name(const char *name);
  * NULL for the world's defaults. */
 RVO_API rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent_def *def);
 RVO_API rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id);
-RVO_API bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id);
+RVO_API bool rvo_agent_is_valid(const rvo_world *w, rvo_agent_id id);
 RVO_API int32_t rvo_world_agent_count(const rvo_world *w);
 /* Copies up to cap agent ids in the world's agent order (the order of the
  * bulk calls below; stable until an agent is removed). Returns the count. */
 RVO_API int32_t rvo_world_agent_ids(const rvo_world *w, rvo_agent_id *out, int32_t cap);
 
 RVO_API rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y);
-RVO_API rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
 RVO_API rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
-RVO_API rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
 RVO_API rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
-RVO_API rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
 /* The velocity the last solve chose; RVO_ERR_PHASE when not solved. Setting
  * it (post-processing) is allowed between solve and integrate only; a set
  * velocity longer than the agent's max_speed is scaled down to it. */
-RVO_API rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
+RVO_API rvo_status rvo_agent_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
 RVO_API rvo_status rvo_agent_set_new_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy);
 RVO_API rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, double value);
-RVO_API rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
+RVO_API rvo_status rvo_agent_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out);
 
 /* ---- game semantics ------------------------------------------------------
  * Responsibility: for a pair (A, B) that A avoids, A takes the share
@@ -358,6 +377,8 @@ RVO_API int rvo_agent_auto_lock(const rvo_world *w, rvo_agent_id id);
 RVO_API rvo_status rvo_world_set_height_margin(rvo_world *w, float margin);
 /* Vertical range of an obstacle [m]; default (-inf, inf). zmin <= zmax. */
 RVO_API rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin, float zmax);
+/* The range as set: out->x = zmin, out->y = zmax. */
+RVO_API rvo_status rvo_obstacle_z_range(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
 
 typedef struct rvo_ray_hit {
     float distance;           /* along the ray [m], 0..max_dist */
@@ -401,16 +422,16 @@ RVO_API void rvo_world_stall_threshold(const rvo_world *w, float *progress, floa
  * stalled, or a negative rvo_status. */
 RVO_API int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t cap);
 /* The stall time [s] of one agent (0 while it makes progress). */
-RVO_API rvo_status rvo_agent_get_stall_time(const rvo_world *w, rvo_agent_id id, float *out);
+RVO_API rvo_status rvo_agent_stall_time(const rvo_world *w, rvo_agent_id id, float *out);
 
 /* ---- bulk access, in the world's agent order -------------------------- */
 /* xy holds x0,y0,x1,y1,...; n is the number of agents (not of floats).
  * Getters copy min(n, count) agents and return the agent count.
  * Setters need n == agent count (RVO_ERR_INVALID_ARGUMENT otherwise) and
  * change nothing when any value is not finite. */
-RVO_API int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n);
-RVO_API int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n);
-RVO_API int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n);
+RVO_API int32_t rvo_world_positions(const rvo_world *w, float *xy, int32_t n);
+RVO_API int32_t rvo_world_velocities(const rvo_world *w, float *xy, int32_t n);
+RVO_API int32_t rvo_world_new_velocities(const rvo_world *w, float *xy, int32_t n);
 RVO_API rvo_status rvo_world_set_pref_velocities(rvo_world *w, const float *xy, int32_t n);
 RVO_API rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n);
 /* rvo.jitter's steering in bulk (Jitter:steer_all): for k in 0..n-1, sets
@@ -461,20 +482,22 @@ RVO_API rvo_status rvo_world_remove_obstacle(rvo_world *w, rvo_obstacle_id id);
 /* Replaces an obstacle's points (n of them at xy, taken as
  * rvo_world_add_obstacle takes them), keeping its id, its z range, whether
  * it is closed and the side it was added with. On error (argument 2 for the
- * points) the obstacle keeps its old points. */
-RVO_API rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy,
-                                                 int32_t n);
+ * points) the obstacle keeps its old points. Outside rvo2_compat, agents
+ * the new points leave inside a solid (or outside an enclosure they were
+ * in) are put out on the free side, a radius clear, by the overlap passes
+ * of the next steps (as are agents a solid is added over). */
+RVO_API rvo_status rvo_obstacle_set_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n);
 /* An obstacle's velocity [m/s] (default 0): each integrate moves it by
- * velocity * dt. With the ORCA solver agents avoid it as they avoid a
- * moving agent (in its frame, within time_horizon_obst); the other solvers
- * see it where it is. Outside rvo2_compat, an agent it sweeps over in a
+ * velocity * dt. Every solver avoids it as it avoids a moving agent that
+ * does not reciprocate (in its frame, within time_horizon_obst). Outside
+ * rvo2_compat, an agent it sweeps over in a
  * step is carried along at the edge that met it, and the overlap passes
  * push it out of the edge's clearance. vx, vy finite, within [-1e9, 1e9].
  * An obstacle that a step would carry out of [-1e9, 1e9] (or whose points
  * rounding would merge) stays where it is that step. */
-RVO_API rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy);
-RVO_API rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
-RVO_API bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id);
+RVO_API rvo_status rvo_obstacle_set_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy);
+RVO_API rvo_status rvo_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out);
+RVO_API bool rvo_obstacle_is_valid(const rvo_world *w, rvo_obstacle_id id);
 RVO_API int32_t rvo_world_obstacle_count(const rvo_world *w);
 
 /* Copies up to cap obstacle ids in the world's obstacle order (the order
@@ -486,8 +509,7 @@ RVO_API int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out,
  * into xy and, when closed is not NULL, whether it is a polygon (a
  * two-point obstacle is an open segment). Returns the number of points, or
  * a negative rvo_status. */
-RVO_API int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap,
-                                          bool *closed);
+RVO_API int32_t rvo_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed);
 
 /* ---- queries (on the current positions) ------------------------------- */
 
@@ -520,15 +542,8 @@ RVO_API int rvo_world_line_of_sight(rvo_world *w, float x1, float y1, float x2, 
  * their count. dt [s] as given to solve (0 = the world's time_step; it
  * matters only for agents that already overlap). Writes up to cap lines;
  * returns the number of lines, or a negative rvo_status. */
-RVO_API int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
-                                           int32_t *num_obstacle);
-
-/* Error report of calls that have no world to keep it in. */
-typedef struct rvo_error {
-    int32_t status;    /* an rvo_status; RVO_OK when nothing failed */
-    int32_t arg;       /* the argument that was wrong (1-based), 0 = none */
-    char message[160]; /* why ("coordinate 3 must be finite ..."), or "" */
-} rvo_error;
+RVO_API int32_t rvo_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
+                                     int32_t *num_obstacle);
 
 /* ---- two-way door lanes (src/door.c) --------------------------------------
  * A path-follower helper: where a path goes through a door, it turns the
@@ -608,9 +623,10 @@ RVO_API int rvo_outline_loop_is_hole(const rvo_outline *o, int32_t i);
 /* ---- snapshots (src/snapshot.c) ------------------------------------------
  * A snapshot is the whole world as bytes: every agent with all its
  * parameters, velocities, lock, stall time and detour side; obstacles with
- * their ids, z ranges, velocities and the side they were added with;
- * both id pools (generations and free lists, so a loaded world issues the
- * ids the original would); time step, thread count, seed, height margin,
+ * their ids, z ranges, velocities and the side they were added with; the
+ * agents a changed obstacle has yet to push out; both id pools
+ * (generations and free lists, so a loaded world issues the ids the
+ * original would); time step, thread count, seed, height margin,
  * agent defaults, solver and sampling settings, rvo2_compat; and the phase
  * (a world saved between solve and integrate loads solved, with its new
  * velocities). A loaded world continues bit-identically to the original,
@@ -626,11 +642,11 @@ RVO_API size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap);
  * alloc_user, future host hooks); its settings are ignored. Returns RVO_OK,
  * RVO_ERR_INVALID_ARGUMENT for truncated, corrupted, foreign or
  * newer-version data, or RVO_ERR_OUT_OF_MEMORY; on failure *out is NULL
- * (never a partial world) and err (errlen bytes, may be NULL) says why:
- * "not an rvo snapshot", "snapshot is truncated", "snapshot is corrupted
- * (checksum mismatch)", "snapshot version 9 is not supported (...)". */
+ * (never a partial world) and err says why: "not an rvo snapshot",
+ * "snapshot is truncated", "snapshot is corrupted (checksum mismatch)",
+ * "snapshot version 9 is not supported (...)". */
 RVO_API rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
-                                  char *err, size_t errlen);
+                                  rvo_error *err);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,7 @@ local World = { __index = methods }
 -- Out-parameters and scratch buffers, once per module.
 local vec_out = ffi.new("rvo_vec2[1]")
 local num_out = ffi.new("double[1]")
+local core_err = ffi.new("rvo_error") -- report of the calls without a world
 local fcap, fbuf = 64, ffi.new("float[64]")
 local icap, ibuf = 64, ffi.new("rvo_agent_id[64]")
 
@@ -159,8 +160,9 @@ local function read_params(t, def)
             if type(v) ~= "number" then
                 return format("field '%s': number expected, got %s", name, type_name(v))
             end
-            local why = C.rvo_agent_def_set(def, extra_params[i][1], v)
-            if why ~= nil then return ffi.string(why) end
+            if C.rvo_agent_def_set_param(def, extra_params[i][1], v, core_err) ~= 0 then
+                return ffi.string(core_err.message)
+            end
         end
     end
 end
@@ -276,7 +278,7 @@ end
 
 local function new_world(params)
     local fn = "new_world"
-    local def = C.rvo_default_world_def()
+    local def = C.rvo_world_def_default()
     local solver
     if params ~= nil then
         if type(params) ~= "table" then
@@ -316,11 +318,10 @@ local function new_world(params)
             arg_fail(1, fn, "field 'rvo2_compat': boolean expected, got " .. type_name(v))
         end
     end
-    local why = C.rvo_world_def_check(def)
-    if why ~= nil then
-        arg_fail(1, fn, ffi.string(why))
+    if C.rvo_world_def_check(def, core_err) ~= 0 then
+        arg_fail(1, fn, ffi.string(core_err.message))
     end
-    local w = C.rvo_world_create(def)
+    local w = C.rvo_world_create(def, nil)
     if w == nil then
         error(fn .. ": not enough memory", 2)
     end
@@ -489,64 +490,95 @@ function methods.add_agent(self, x, y, params)
     return tonumber(id)
 end
 
-function methods.remove_agent(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "remove_agent") end
-    if type(id) ~= "number" then type_fail(1, "remove_agent", "number", id) end
-    local st = C.rvo_world_remove_agent(w, to_id(id))
-    if st ~= 0 then core_fail(w, st, "remove_agent") end
-end
-
-local function valid_method(fn)
-    return function(self, id)
-        local w = getmetatable(self) == World and self._w
-        if not w then bad_self(self, fn) end
-        if type(id) ~= "number" then type_fail(1, fn, "number", id) end
-        id = to_id(id)
-        return id ~= 0 and C.rvo_world_agent_valid(w, id)
-    end
-end
-methods.is_valid = valid_method("is_valid")
-methods.agent_valid = valid_method("agent_valid")
-
-function methods.agent_count(self)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "agent_count") end
-    return C.rvo_world_agent_count(w)
-end
-
 ---------------------------------------------------------------------------
--- Per-agent vectors: the hot path, written out so each compiles to a
--- direct call.
+-- The one-call methods of src/lua/methods.def (position, set_pref_velocity,
+-- lock, remove_agent, ...), made by shape from the list in rvo.cdef as
+-- rvo.core makes them: closures over the C function and the method name,
+-- which the JIT compiles as direct calls. The per-agent vectors are the hot
+-- path.
 
--- Per-agent vectors: one getter and one setter per kind, made by closures
--- over the C function and the method name (the JIT compiles them as direct
--- calls, just like hand-written methods).
-local function vector_methods(name, get, set)
-    local set_name = "set_" .. name
-    methods[name] = function(self, id)
+local float_out = ffi.new("float[1]")
+
+local shapes = {}
+
+function shapes.VEC_GET(name, f)
+    return function(self, id)
         local w = getmetatable(self) == World and self._w
         if not w then bad_self(self, name) end
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
-        local st = get(w, to_id(id), vec_out)
+        local st = f(w, to_id(id), vec_out)
         if st ~= 0 then core_fail(w, st, name) end
         return vec_out[0].x, vec_out[0].y
     end
-    methods[set_name] = function(self, id, x, y)
+end
+
+function shapes.VEC_SET(name, f)
+    return function(self, id, x, y)
         local w = getmetatable(self) == World and self._w
-        if not w then bad_self(self, set_name) end
-        if type(id) ~= "number" then type_fail(1, set_name, "number", id) end
-        if type(x) ~= "number" then type_fail(2, set_name, "number", x) end
-        if type(y) ~= "number" then type_fail(3, set_name, "number", y) end
-        local st = set(w, to_id(id), x, y)
-        if st ~= 0 then core_fail(w, st, set_name) end
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        if type(x) ~= "number" then type_fail(2, name, "number", x) end
+        if type(y) ~= "number" then type_fail(3, name, "number", y) end
+        local st = f(w, to_id(id), x, y)
+        if st ~= 0 then core_fail(w, st, name) end
     end
 end
 
-vector_methods("position", C.rvo_agent_get_position, C.rvo_agent_set_position)
-vector_methods("velocity", C.rvo_agent_get_velocity, C.rvo_agent_set_velocity)
-vector_methods("pref_velocity", C.rvo_agent_get_pref_velocity, C.rvo_agent_set_pref_velocity)
-vector_methods("new_velocity", C.rvo_agent_get_new_velocity, C.rvo_agent_set_new_velocity)
+function shapes.FLOAT(name, f)
+    return function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        local st = f(w, to_id(id), float_out)
+        if st ~= 0 then core_fail(w, st, name) end
+        return tonumber(float_out[0])
+    end
+end
+
+function shapes.DO(name, f)
+    return function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        local st = f(w, to_id(id))
+        if st ~= 0 then core_fail(w, st, name) end
+    end
+end
+
+function shapes.FLAG(name, f)
+    return function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        local r = f(w, to_id(id))
+        if r < 0 then core_fail(w, r, name) end
+        return r > 0
+    end
+end
+
+-- An id that cannot be one (negative, fractional) is simply not valid.
+function shapes.VALID(name, f)
+    return function(self, id)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(id) ~= "number" then type_fail(1, name, "number", id) end
+        id = to_id(id)
+        return id ~= 0 and f(w, id)
+    end
+end
+
+function shapes.COUNT(name, f)
+    return function(self)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        return f(w)
+    end
+end
+
+for _, m in ipairs(cdef.methods) do
+    local name, shape, fname = m[1], m[2], m[3]
+    methods[name] = assert(shapes[shape], shape)(name, C[fname])
+end
 
 ---------------------------------------------------------------------------
 -- Per-agent parameters: a getter and a setter per rvo_param, named by the
@@ -562,7 +594,7 @@ local function param_methods(p, name)
         local w = getmetatable(self) == World and self._w
         if not w then bad_self(self, name) end
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
-        local st = C.rvo_agent_get_param(w, to_id(id), p, num_out)
+        local st = C.rvo_agent_param(w, to_id(id), p, num_out)
         if st ~= 0 then core_fail(w, st, name, GET_MAP) end
         return num_out[0]
     end
@@ -599,34 +631,6 @@ end
 
 ---------------------------------------------------------------------------
 -- Game semantics: locks, the avoiding report, height.
-
-function methods.lock(self, id, vx, vy)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "lock") end
-    if type(id) ~= "number" then type_fail(1, "lock", "number", id) end
-    if type(vx) ~= "number" then type_fail(2, "lock", "number", vx) end
-    if type(vy) ~= "number" then type_fail(3, "lock", "number", vy) end
-    -- core: id = 1, vx = 2, vy = 3, as in Lua
-    local st = C.rvo_agent_lock(w, to_id(id), vx, vy)
-    if st ~= 0 then core_fail(w, st, "lock") end
-end
-
-function methods.unlock(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "unlock") end
-    if type(id) ~= "number" then type_fail(1, "unlock", "number", id) end
-    local st = C.rvo_agent_unlock(w, to_id(id))
-    if st ~= 0 then core_fail(w, st, "unlock") end
-end
-
-function methods.is_locked(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "is_locked") end
-    if type(id) ~= "number" then type_fail(1, "is_locked", "number", id) end
-    local r = C.rvo_agent_is_locked(w, to_id(id))
-    if r < 0 then core_fail(w, r, "is_locked") end
-    return r > 0
-end
 
 function methods.set_rvo2_compat(self, on)
     local w = getmetatable(self) == World and self._w
@@ -713,16 +717,6 @@ function methods.stalled(self, ids, times)
     while ids[k] ~= nil do ids[k] = nil; k = k + 1 end
     if fresh then return ids, times, n end
     return n
-end
-
-function methods.stall_time(self, id)
-    local fn = "stall_time"
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, fn) end
-    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
-    local st = C.rvo_agent_get_stall_time(w, to_id(id), stall_out)
-    if st ~= 0 then core_fail(w, st, fn) end
-    return tonumber(stall_out[0])
 end
 
 ---------------------------------------------------------------------------
@@ -910,9 +904,9 @@ local function bulk_setter(fn, set)
     end
 end
 
-methods.positions = bulk_getter("positions", C.rvo_world_get_positions)
-methods.velocities = bulk_getter("velocities", C.rvo_world_get_velocities)
-methods.new_velocities = bulk_getter("new_velocities", C.rvo_world_get_new_velocities)
+methods.positions = bulk_getter("positions", C.rvo_world_positions)
+methods.velocities = bulk_getter("velocities", C.rvo_world_velocities)
+methods.new_velocities = bulk_getter("new_velocities", C.rvo_world_new_velocities)
 methods.set_pref_velocities = bulk_setter("set_pref_velocities", C.rvo_world_set_pref_velocities)
 methods.set_new_velocities = bulk_setter("set_new_velocities", C.rvo_world_set_new_velocities)
 
@@ -1049,18 +1043,6 @@ function methods.add_obstacle(self, pts, opts)
     return tonumber(id)
 end
 
-function methods.set_obstacle_z_range(self, id, zmin, zmax)
-    local fn = "set_obstacle_z_range"
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, fn) end
-    if type(id) ~= "number" then type_fail(1, fn, "number", id) end
-    if type(zmin) ~= "number" then type_fail(2, fn, "number", zmin) end
-    if type(zmax) ~= "number" then type_fail(3, fn, "number", zmax) end
-    -- core: id = 1, zmin = 2, zmax = 3, as in Lua
-    local st = C.rvo_obstacle_set_z_range(w, to_id(id), zmin, zmax)
-    if st ~= 0 then core_fail(w, st, fn) end
-end
-
 local SET_POINTS_MAP = { [1] = 1, [2] = 2, [3] = 2 } -- core: id, xy, n
 
 function methods.set_obstacle_points(self, id, pts)
@@ -1070,33 +1052,8 @@ function methods.set_obstacle_points(self, id, pts)
     if type(id) ~= "number" then type_fail(1, fn, "number", id) end
     if type(pts) ~= "table" then type_fail(2, fn, "table", pts) end
     local b, len = read_points(pts, 2, fn)
-    local st = C.rvo_world_set_obstacle_points(w, to_id(id), b, len / 2)
+    local st = C.rvo_obstacle_set_points(w, to_id(id), b, len / 2)
     if st ~= 0 then core_fail(w, st, fn, SET_POINTS_MAP) end
-end
-
--- obstacle_velocity(id) -> vx, vy; set_obstacle_velocity(id, vx, vy)
-vector_methods("obstacle_velocity", C.rvo_world_obstacle_velocity, C.rvo_world_set_obstacle_velocity)
-
-function methods.remove_obstacle(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "remove_obstacle") end
-    if type(id) ~= "number" then type_fail(1, "remove_obstacle", "number", id) end
-    local st = C.rvo_world_remove_obstacle(w, to_id(id))
-    if st ~= 0 then core_fail(w, st, "remove_obstacle") end
-end
-
-function methods.obstacle_count(self)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "obstacle_count") end
-    return C.rvo_world_obstacle_count(w)
-end
-
-function methods.obstacle_valid(self, id)
-    local w = getmetatable(self) == World and self._w
-    if not w then bad_self(self, "obstacle_valid") end
-    if type(id) ~= "number" then type_fail(1, "obstacle_valid", "number", id) end
-    id = to_id(id)
-    return id ~= 0 and C.rvo_world_obstacle_valid(w, id)
 end
 
 local bool_out = ffi.new("bool[1]")
@@ -1110,10 +1067,10 @@ function methods.obstacle_points(self, id, buf)
     if buf ~= nil and type(buf) ~= "table" then type_fail(2, fn, "table", buf) end
     id = to_id(id)
     local b = floats(64)
-    local n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+    local n = C.rvo_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
     if n > floor(fcap / 2) then
         b = floats(2 * n)
-        n = C.rvo_world_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
+        n = C.rvo_obstacle_points(w, id, b, floor(fcap / 2), bool_out)
     end
     if n < 0 then core_fail(w, n, fn) end
     local t = buf or {}
@@ -1227,7 +1184,7 @@ function methods.avoiding(self, tolerance, buf)
 end
 
 local hit_out = ffi.new("rvo_ray_hit[1]")
-local mask_check = ffi.new("rvo_agent_def[1]", { C.rvo_default_agent_def() })
+local mask_check = ffi.new("rvo_agent_def[1]", { C.rvo_agent_def_default() })
 
 function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
     local fn = "ray_cast"
@@ -1249,8 +1206,9 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
         type_fail(7, fn, "number", mask)
     end
     -- The core takes a uint32_t: judge the number as set_mask does.
-    local why = C.rvo_agent_def_set(mask_check, param_index.mask, mask)
-    if why ~= nil then arg_fail(7, fn, ffi.string(why)) end
+    if C.rvo_agent_def_set_param(mask_check, param_index.mask, mask, core_err) ~= 0 then
+        arg_fail(7, fn, ffi.string(core_err.message))
+    end
     local r
     if ignore == nil then
         -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
@@ -1306,11 +1264,11 @@ function methods.orca_lines(self, id, dt, buf)
         floats(4 * 64)
         cap = math.floor(fcap / 4)
     end
-    local n = C.rvo_world_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
+    local n = C.rvo_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
     if n > cap then
         floats(4 * n)
         cap = math.floor(fcap / 4)
-        n = C.rvo_world_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
+        n = C.rvo_agent_orca_lines(w, id, dt, fbuf, cap, nobst_out)
     end
     if n < 0 then core_fail(w, n, fn, ORCA_LINES_MAP) end
     local t = buf or {}
@@ -1336,7 +1294,6 @@ function methods.save(self)
 end
 
 local load_out = ffi.new("rvo_world *[1]")
-local load_err = ffi.new("char[160]")
 
 local function load(s)
     local fn = "load"
@@ -1344,11 +1301,11 @@ local function load(s)
         error(format("bad argument #1 to '%s' (string expected, got %s)", fn, type_name(s)), 2)
     end
     load_out[0] = nil
-    local st = C.rvo_world_load(s, #s, nil, load_out, load_err, 160)
+    local st = C.rvo_world_load(s, #s, nil, load_out, core_err)
     if st == -3 then
         error(fn .. ": not enough memory", 2)
     elseif st ~= 0 then
-        error(format("bad argument #1 to '%s' (%s)", fn, ffi.string(load_err)), 2)
+        error(format("bad argument #1 to '%s' (%s)", fn, ffi.string(core_err.message)), 2)
     end
     local w = load_out[0]
     load_out[0] = nil

@@ -117,7 +117,7 @@ local function ffi_backend()
         local nv, nt = #verts, #tris
         if nv % 3 ~= 0 then return nil, "coordinate count must be a multiple of 3", 1 end
         if nt % 3 ~= 0 then return nil, "index count must be a multiple of 3", 3 end
-        local cfg = N.rvo_nav_default_config()
+        local cfg = N.rvo_nav_config_default()
         for _, k in ipairs(config_floats) do
             if type(config[k]) == "number" then cfg[k] = config[k] end
         end

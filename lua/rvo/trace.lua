@@ -11,6 +11,11 @@
 -- Agents added later start their path at the record they first appear in;
 -- removed agents keep the path they had. Paths are kept in the order agents
 -- first appeared (then world order), so output is deterministic.
+--
+-- Obstacles are recorded too (world:obstacles(), obstacle_points and
+-- obstacle_velocity): added, removed, reshaped and moving ones, each as a
+-- track of the shapes and velocities it had and the records it had them
+-- from (see Trace:obstacles; opts.obstacles = false records none).
 
 local svg = require("rvo.svg")
 
@@ -44,6 +49,9 @@ function trace.new(world, opts)
     if type(every) ~= "number" or every < 1 or every ~= math.floor(every) then
         error("bad argument #2 to 'new' (every must be an integer >= 1)", 2)
     end
+    if opts.obstacles ~= nil and type(opts.obstacles) ~= "boolean" then
+        error("bad argument #2 to 'new' (obstacles must be a boolean)", 2)
+    end
     local self = setmetatable({
         world = world,
         every = every,
@@ -54,6 +62,11 @@ function trace.new(world, opts)
         by_id = {},      -- id -> { id =, first =, points = {x1, y1, ...} }
         idbuf = {},
         posbuf = {},
+        with_obstacles = opts.obstacles ~= false and world.obstacles ~= nil, -- (a stand-in world may have none)
+        obst_order = {}, -- obstacle ids in order of first appearance
+        obst_by_id = {}, -- id -> track (see Trace:obstacles)
+        obst_ids = {},
+        obst_pts = {},
     }, Trace)
     if opts.record_now ~= false then
         self:record(true)
@@ -97,7 +110,73 @@ function Trace:_keep()
         pts[#pts + 1] = pos[2 * i - 1]
         pts[#pts + 1] = pos[2 * i]
     end
+    if self.with_obstacles then
+        self:_keep_obstacles()
+    end
     return n
+end
+
+local function same_points(a, b)
+    if #a ~= #b then return false end
+    for i = 1, #a do
+        if a[i] ~= b[i] then return false end
+    end
+    return true
+end
+
+-- Each live obstacle's shape and velocity, kept where they changed; an
+-- obstacle no longer there gets `gone`, the record it was first missing in.
+function Trace:_keep_obstacles()
+    local world, rec = self.world, self.records
+    local ids = self.obst_ids
+    local r = world:obstacles(ids)
+    local n = r
+    if type(r) == "table" then ids, n = r, #r end
+    local by_id, order, seen = self.obst_by_id, self.obst_order, {}
+    for i = 1, n do
+        local id = ids[i]
+        seen[id] = true
+        local t = by_id[id]
+        local pts, closed = world:obstacle_points(id, self.obst_pts)
+        local vx, vy = world:obstacle_velocity(id)
+        if not t then
+            t = { id = id, first = rec, closed = closed, shapes = {}, velocities = {} }
+            by_id[id] = t
+            order[#order + 1] = id
+        end
+        local shapes = t.shapes
+        local last = shapes[#shapes]
+        if not last or not same_points(last.pts, pts) then
+            local copy = {}
+            for k = 1, #pts do copy[k] = pts[k] end
+            shapes[#shapes + 1] = { record = rec, pts = copy }
+        end
+        local vels = t.velocities
+        local lv = vels[#vels]
+        if (lv and (lv.vx ~= vx or lv.vy ~= vy)) or (not lv and (vx ~= 0 or vy ~= 0)) then
+            vels[#vels + 1] = { record = rec, vx = vx, vy = vy }
+        end
+    end
+    for _, id in ipairs(order) do
+        local t = by_id[id]
+        if not t.gone and not seen[id] then
+            t.gone = rec
+        end
+    end
+end
+
+--- The obstacles recorded, in order of first appearance: each { id =,
+-- first = the record it appeared in, gone = the first record it was missing
+-- from (nil while it lasts), closed =, shapes = { { record =, pts = flat
+-- xy }, ... } (a shape lasts from its record to the next one's),
+-- velocities = { { record =, vx =, vy = }, ... } (changes only; none while
+-- it stands) }.
+function Trace:obstacles()
+    local out = {}
+    for i, id in ipairs(self.obst_order) do
+        out[i] = self.obst_by_id[id]
+    end
+    return out
 end
 
 --- Records the final state if the last record() call was skipped by `every`.

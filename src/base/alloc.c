@@ -85,6 +85,26 @@ rvo_status rvo__base_fail(const rvo_base *cb, rvo_status s, int arg, const char 
     return s;
 }
 
+rvo_status rvo__error_set(rvo_error *err, rvo_status s, int arg, const char *fmt, ...) {
+    if (!err)
+        return s;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->status = s;
+    err->arg = arg;
+    return s;
+}
+
+void rvo__error_ok(rvo_error *err) {
+    if (!err)
+        return;
+    err->status = RVO_OK;
+    err->arg = 0;
+    err->message[0] = '\0';
+}
+
 const char *rvo__check_coord(const char *name, float v, char *buf, size_t n) {
     if (!isfinite(v)) {
         snprintf(buf, n, "%s must be finite", name);

@@ -38,6 +38,10 @@ bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, v
 /* Leaves the message in the error slot and returns s; the error slot is
  * not world state, so a const world's may be written. */
 rvo_status rvo__base_fail(const rvo_base *b, rvo_status s, int arg, const char *fmt, ...) RVO_PRINTF(4, 5);
+/* The error report of calls without a world: fills err (may be NULL) and
+ * returns s; rvo__error_ok marks a call that succeeded. */
+rvo_status rvo__error_set(rvo_error *err, rvo_status s, int arg, const char *fmt, ...) RVO_PRINTF(4, 5);
+void rvo__error_ok(rvo_error *err);
 /* Clears the last error (a call that succeeded); inline: per-agent setters
  * run it once per call. */
 static inline void rvo__base_ok(const rvo_base *cb) {

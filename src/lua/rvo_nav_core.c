@@ -204,7 +204,7 @@ static int read_config(lua_State *L, int idx, rvo_nav_config *c) {
                           &c->agent_radius,    &c->agent_max_climb,    &c->agent_max_slope,
                           &c->region_min_size, &c->region_merge_size,  &c->edge_max_len,
                           &c->edge_max_error,  &c->detail_sample_dist, &c->detail_sample_max_error};
-    *c = rvo_nav_default_config();
+    *c = rvo_nav_config_default();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         lua_getfield(L, idx, names[i]);
         if (lua_type(L, -1) == LUA_TNUMBER)

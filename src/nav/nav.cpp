@@ -76,7 +76,7 @@ struct rvo_navmesh {
     float bmin[3], bmax[3];
 };
 
-rvo_nav_config rvo_nav_default_config(void) {
+rvo_nav_config rvo_nav_config_default(void) {
     rvo_nav_config c;
     c.cell_size = 0.3f;
     c.cell_height = 0.2f;
@@ -94,7 +94,7 @@ rvo_nav_config rvo_nav_default_config(void) {
     return c;
 }
 
-const char *rvo_nav_config_check(const rvo_nav_config *c) {
+static const char *config_why(const rvo_nav_config *c) {
     if (!c)
         return "config is missing";
     if (!(std::isfinite(c->cell_size) && c->cell_size > 0))
@@ -189,11 +189,18 @@ bool check_soup(const float *verts, int32_t nverts, const int32_t *tris, int32_t
 
 } // namespace
 
+rvo_status rvo_nav_config_check(const rvo_nav_config *cfg, rvo_error *err) {
+    clear(err);
+    if (const char *why = config_why(cfg))
+        return fail(err, RVO_ERR_INVALID_ARGUMENT, 1, "%s", why), RVO_ERR_INVALID_ARGUMENT;
+    return RVO_OK;
+}
+
 rvo_navmesh *rvo_nav_build(const float *verts, int32_t nverts, const int32_t *tris, int32_t ntris,
                            const rvo_nav_config *cfg_in, rvo_error *err) {
     clear(err);
-    const rvo_nav_config cfg = cfg_in ? *cfg_in : rvo_nav_default_config();
-    if (const char *why = rvo_nav_config_check(&cfg))
+    const rvo_nav_config cfg = cfg_in ? *cfg_in : rvo_nav_config_default();
+    if (const char *why = config_why(&cfg))
         return fail(err, RVO_ERR_INVALID_ARGUMENT, 5, "%s", why), nullptr;
     if (!check_soup(verts, nverts, tris, ntris, err))
         return nullptr;

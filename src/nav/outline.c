@@ -15,6 +15,7 @@
  *    outer boundary turns clockwise (an enclosure), holes counter-clockwise
  *    (solid), which is how rvo_world_add_obstacle reads winding.
  * Everything runs in input order, so the same mesh gives the same loops. */
+#include "base/alloc.h"
 #include "base/math.h"
 
 #include <stdarg.h>
@@ -60,17 +61,6 @@ typedef struct edge_list {
     edge *e;
     int32_t n, cap;
 } edge_list;
-
-static void set_error(rvo_error *err, rvo_status st, int arg, const char *fmt, ...) {
-    if (!err)
-        return;
-    err->status = st;
-    err->arg = arg;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
 
 static bool push_edge(edge_list *l, int32_t a, int32_t b) {
     if (l->n == l->cap) {
@@ -321,41 +311,42 @@ static int32_t drop_collinear(float *pts, int32_t n, double eps) {
 static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys, int32_t nvp,
                         float eps, rvo_error *err) {
     if (nverts < 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 2, "vertex count must be >= 0");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 2, "vertex count must be >= 0");
         return false;
     }
     if (nverts > INT32_MAX / 2) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 2, "too many vertices");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 2, "too many vertices");
         return false;
     }
     if (!xy && nverts > 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "points are missing");
         return false;
     }
     if (npolys < 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 4, "polygon count must be >= 0");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 4, "polygon count must be >= 0");
         return false;
     }
     if (!polys && npolys > 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygons are missing");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygons are missing");
         return false;
     }
     if (nvp < 3 || nvp > MAX_VERTS_PER_POLY) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 5, "verts_per_poly must be in [3, %d]", MAX_VERTS_PER_POLY);
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 5, "verts_per_poly must be in [3, %d]",
+                       MAX_VERTS_PER_POLY);
         return false;
     }
     if ((int64_t)npolys * nvp > INT32_MAX / 4) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 4, "too many polygons");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 4, "too many polygons");
         return false;
     }
     if (!isfinite(eps) || eps < 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 6, "epsilon must be finite and >= 0");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 6, "epsilon must be finite and >= 0");
         return false;
     }
     for (int32_t k = 0; k < 2 * nverts; ++k) {
         if (!rvo_isfinitef(xy[k]) || fabsf(xy[k]) > RVO_MAX_COORD) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "coordinate %d must be finite and within [-1e9, 1e9]",
-                      (int)k + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1,
+                           "coordinate %d must be finite and within [-1e9, 1e9]", (int)k + 1);
             return false;
         }
     }
@@ -366,24 +357,25 @@ static bool check_input(const float *xy, int32_t nverts, const int32_t *polys, i
             if (v == -1)
                 continue;
             if (v < 0 || v >= nverts) {
-                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "index %d refers to no vertex (there are %d)",
-                          (int)k + 1, (int)nverts);
+                rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3,
+                               "index %d refers to no vertex (there are %d)", (int)k + 1, (int)nverts);
                 return false;
             }
             if (used != c) {
-                set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygon %d has padding before its last vertex",
-                          (int)p + 1);
+                rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3,
+                               "polygon %d has padding before its last vertex", (int)p + 1);
                 return false;
             }
             ++used;
         }
         if (used < 3) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygon %d has fewer than 3 vertices", (int)p + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3, "polygon %d has fewer than 3 vertices",
+                           (int)p + 1);
             return false;
         }
     }
     if (nverts == 0 || npolys == 0) {
-        set_error(err, RVO_ERR_DEGENERATE, 0, "the mesh is empty");
+        rvo__error_set(err, RVO_ERR_DEGENERATE, 0, "the mesh is empty");
         return false;
     }
     return true;
@@ -570,11 +562,7 @@ static bool chain_loops(const float *xy, int32_t nverts, edge_list *bnd, double 
 
 rvo_outline *rvo_outline_build(const float *xy, int32_t nverts, const int32_t *polys, int32_t npolys,
                                int32_t verts_per_poly, float epsilon, rvo_error *err) {
-    if (err) {
-        err->status = RVO_OK;
-        err->arg = 0;
-        err->message[0] = '\0';
-    }
+    rvo__error_ok(err);
     if (!check_input(xy, nverts, polys, npolys, verts_per_poly, epsilon, err))
         return NULL;
     const double eps = epsilon;
@@ -617,7 +605,7 @@ rvo_outline *rvo_outline_build(const float *xy, int32_t nverts, const int32_t *p
     free(bnd.e);
     return o;
 fail:
-    set_error(err, st, 0, "%s", why);
+    rvo__error_set(err, st, 0, "%s", why);
     free(rep);
     free(faces.e);
     free(open.e);

@@ -42,9 +42,10 @@ typedef struct rvo_nav_config {
     float detail_sample_max_error; /* height detail error [cell heights] [Limit: >= 0], default 1 */
 } rvo_nav_config;
 
-RVO_API rvo_nav_config rvo_nav_default_config(void);
-/* NULL when cfg is valid, else a message naming the bad field. */
-RVO_API const char *rvo_nav_config_check(const rvo_nav_config *cfg);
+RVO_API rvo_nav_config rvo_nav_config_default(void);
+/* RVO_OK when cfg is valid, else RVO_ERR_INVALID_ARGUMENT and err names
+ * the bad field. */
+RVO_API rvo_status rvo_nav_config_check(const rvo_nav_config *cfg, rvo_error *err);
 
 /* Builds a navmesh from a triangle soup: verts holds nverts points
  * (x, y, z) [finite, |c| <= 1e9], tris ntris triangles of 0-based vertex

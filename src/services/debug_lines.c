@@ -6,8 +6,8 @@
 #include "solve/orca.h"
 #include "world/world.h"
 
-int32_t rvo_world_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
-                                   int32_t *num_obstacle) {
+int32_t rvo_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out, int32_t cap,
+                             int32_t *num_obstacle) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);

@@ -14,21 +14,11 @@
  *     own flow on the right side instead of cutting across it.
  * While only one flow uses the door, or when it is narrower than four
  * radii, there is one lane: the whole opening. */
+#include "base/alloc.h"
 #include "base/math.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-
-static void set_error(rvo_error *err, rvo_status st, int arg, const char *fmt, ...) {
-    if (!err)
-        return;
-    err->status = st;
-    err->arg = arg;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
 
 rvo_door rvo_door_make(float ax, float ay, float bx, float by, float thickness) {
     rvo_door d;
@@ -115,26 +105,27 @@ static rvo_vec2 funnel(rvo_vec2 p, const rvo_vec2 *left, const rvo_vec2 *right, 
 static bool check(const rvo_door *d, int32_t n, const float *pos, const float *radius, const float *target,
                   const float *out, rvo_error *err) {
     if (!d) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "door must not be NULL");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "door must not be NULL");
         return false;
     }
     const float f[8] = {d->a.x, d->a.y, d->b.x, d->b.y, d->thickness, d->depth, d->widen, d->reach};
     for (int k = 0; k < 8; ++k)
         if (!isfinite(f[k]) || fabsf(f[k]) > 1e9f) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "door field %d must be finite (|v| <= 1e9)", k + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "door field %d must be finite (|v| <= 1e9)",
+                           k + 1);
             return false;
         }
     if (!(v2_abs_sq(v2_sub(d->b, d->a)) > 1e-12f)) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1, "door ends a and b must differ");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "door ends a and b must differ");
         return false;
     }
     if (!(d->thickness >= 0.0f) || !(d->depth > 0.0f) || !(d->widen >= 0.0f) || !(d->reach > 0.0f)) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 1,
-                  "door needs thickness >= 0, depth > 0, widen >= 0, reach > 0");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1,
+                       "door needs thickness >= 0, depth > 0, widen >= 0, reach > 0");
         return false;
     }
     if (n < 0) {
-        set_error(err, RVO_ERR_INVALID_ARGUMENT, 2, "agent count must be >= 0");
+        rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 2, "agent count must be >= 0");
         return false;
     }
     if (n == 0)
@@ -142,23 +133,24 @@ static bool check(const rvo_door *d, int32_t n, const float *pos, const float *r
     const float *arrays[4] = {pos, radius, target, out};
     for (int k = 0; k < 4; ++k)
         if (!arrays[k]) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, k + 3, "array must not be NULL");
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, k + 3, "array must not be NULL");
             return false;
         }
     for (int32_t i = 0; i < n; ++i) {
         if (!isfinite(pos[2 * i]) || !isfinite(pos[2 * i + 1]) || fabsf(pos[2 * i]) > 1e9f ||
             fabsf(pos[2 * i + 1]) > 1e9f) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 3, "position %d must be finite (|c| <= 1e9)",
-                      (int)i + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3, "position %d must be finite (|c| <= 1e9)",
+                           (int)i + 1);
             return false;
         }
         if (!isfinite(radius[i]) || !(radius[i] > 0.0f)) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 4, "radius %d must be finite and > 0", (int)i + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 4, "radius %d must be finite and > 0", (int)i + 1);
             return false;
         }
         if (!isfinite(target[2 * i]) || !isfinite(target[2 * i + 1]) || fabsf(target[2 * i]) > 1e9f ||
             fabsf(target[2 * i + 1]) > 1e9f) {
-            set_error(err, RVO_ERR_INVALID_ARGUMENT, 5, "target %d must be finite (|c| <= 1e9)", (int)i + 1);
+            rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 5, "target %d must be finite (|c| <= 1e9)",
+                           (int)i + 1);
             return false;
         }
     }
@@ -167,11 +159,7 @@ static bool check(const rvo_door *d, int32_t n, const float *pos, const float *r
 
 int32_t rvo_door_steer(const rvo_door *d, int32_t n, const float *pos, const float *radius,
                        const float *target, float *out, rvo_error *err) {
-    if (err) {
-        err->status = RVO_OK;
-        err->arg = 0;
-        err->message[0] = '\0';
-    }
+    rvo__error_ok(err);
     if (!check(d, n, pos, radius, target, out, err))
         return RVO_ERR_INVALID_ARGUMENT;
     door_frame f;

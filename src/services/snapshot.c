@@ -26,7 +26,8 @@
  * 3: per agent, its lock timer (world/lock_timers.c: seconds left, the
  * preferred velocity and release distance it was locked with, where the
  * last integrate moved it, auto lock); whether an integrate ran since the
- * last solve */
+ * last solve; the agents an obstacle's new points left on its blocked
+ * side, not yet put out (world.h: obst_trap) */
 #define SNAP_VERSION 3u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
@@ -66,8 +67,7 @@ typedef struct snap_io {
     size_t pos;        /* bytes written (or measured) / read */
     uint32_t version;  /* of the snapshot being read; SNAP_VERSION when writing */
     rvo_status status; /* first failure while reading */
-    char *err;
-    size_t errlen;
+    rvo_error *err;    /* the caller's report, may be NULL */
 } snap_io;
 
 static bool io_ok(const snap_io *s) { return s->status == RVO_OK; }
@@ -76,11 +76,13 @@ RVO_PRINTF(3, 4) static void io_fail(snap_io *s, rvo_status st, const char *fmt,
     if (!io_ok(s))
         return;
     s->status = st;
-    if (s->err && s->errlen > 0) {
+    if (s->err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(s->err, s->errlen, fmt, ap);
+        vsnprintf(s->err->message, sizeof s->err->message, fmt, ap);
         va_end(ap);
+        s->err->status = st;
+        s->err->arg = st == RVO_ERR_OUT_OF_MEMORY ? 0 : 1; /* the data */
     }
 }
 
@@ -317,6 +319,29 @@ static void visit_slots(snap_io *s, rvo_world *w, slot_table *t) {
         io_i32(s, &t->free[k]);
 }
 
+/* Pending traps (version 3): agent and obstacle ids, in order. Ids that
+ * name nothing are dropped by the next step, as after a removal. */
+static void visit_traps(snap_io *s, rvo_world *w) {
+    int32_t n = w->ntraps;
+    io_count(s, &n, RVO_MAX_SLOTS, 16, "trap");
+    if (!io_ok(s))
+        return;
+    if (s->reading && n > 0) {
+        int32_t cap = w->traps_cap;
+        if (!rvo__grow(w, (void **)&w->traps, &cap, n, sizeof *w->traps)) {
+            io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        w->traps_cap = cap;
+    }
+    for (int32_t k = 0; io_ok(s) && k < n; ++k) {
+        io_u64(s, &w->traps[k].agent);
+        io_u64(s, &w->traps[k].obstacle);
+    }
+    if (s->reading)
+        w->ntraps = io_ok(s) ? n : 0;
+}
+
 /* Everything else. The order is the format: append, never reorder. */
 static void visit_state(snap_io *s, rvo_world *w) {
     io_bool(s, &w->rvo2_compat);
@@ -333,8 +358,10 @@ static void visit_state(snap_io *s, rvo_world *w) {
     visit_slots(s, w, &w->agent_slots);
     visit_obstacles(s, w);
     visit_slots(s, w, &w->obst_slots);
-    if (s->version >= 3)
+    if (s->version >= 3) {
         io_bool(s, &w->locks_moved); /* lock timers: an integrate ran, no solve since */
+        visit_traps(s, w);
+    }
 }
 
 /* ---- checks of a loaded world ------------------------------------------ */
@@ -474,7 +501,7 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
 
 /* The settings of w as a world def (what rvo_world_create took, as now). */
 static rvo_world_def settings_of(const rvo_world *w) {
-    rvo_world_def d = rvo_default_world_def();
+    rvo_world_def d = rvo_world_def_default();
     d.time_step = w->time_step;
     d.threads = w->threads;
     d.seed = w->seed;
@@ -512,18 +539,14 @@ size_t rvo_world_save(const rvo_world *w, void *buf, size_t cap) {
 }
 
 rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *host, rvo_world **out,
-                          char *err, size_t errlen) {
+                          rvo_error *err) {
     snap_io s;
     memset(&s, 0, sizeof s);
     s.reading = true;
     s.err = err;
-    s.errlen = errlen;
-    if (err && errlen > 0)
-        err[0] = 0;
-    if (!out) {
-        io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "out is NULL");
-        return s.status;
-    }
+    rvo__error_ok(err);
+    if (!out)
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 4, "out is NULL");
     *out = NULL;
     const uint8_t *p = data;
     if (!p && size > 0) {
@@ -562,19 +585,19 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     s.size = (size_t)payload;
 
     /* The host's def brings what bytes cannot: the allocator (and hooks). */
-    rvo_world_def d = host ? *host : rvo_default_world_def();
+    rvo_world_def d = host ? *host : rvo_world_def_default();
     d.cookie = RVO_WORLD_COOKIE;
     visit_settings(&s, &d);
     if (!io_ok(&s))
         return s.status;
     if (host && host->enqueue_task)
         d.threads = host->threads; /* the host's worker count */
-    const char *e = rvo_world_def_check(&d);
+    const char *e = rvo__world_def_why(&d);
     if (e) {
         io_fail(&s, RVO_ERR_INVALID_ARGUMENT, "snapshot is corrupted (%s)", e);
         return s.status;
     }
-    rvo_world *w = rvo_world_create(&d);
+    rvo_world *w = rvo_world_create(&d, NULL);
     if (!w) {
         io_fail(&s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
         return s.status;

@@ -30,6 +30,37 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
         }
 }
 
+/* Does stalled agent i press into an agent at rest, one it touches within
+ * acos(RVO_REST_AHEAD_COS) of its preferred velocity that is idle and
+ * hemmed in (it cannot give way), or that already rests against one? */
+static bool presses_on_rest(const rvo_world *w, int32_t i) {
+    const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[i];
+    const rvo_vec2 p = w->pos[i], pref = w->pref[i];
+    const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
+            const int32_t k = g->items[t];
+            const unsigned uk = w->uneven[k];
+            const bool at_rest = (uk & (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE)) ==
+                                     (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE) ||
+                                 (uk & RVO_UNEVEN_RESTS);
+            if (k == i || !at_rest)
+                continue;
+            const agent_params *other = &w->prm[k];
+            const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
+            const rvo_vec2 rel = v2_sub(w->pos[k], p);
+            if (!(v2_abs_sq(rel) < touch * touch) || !(me->mask & other->groups) ||
+                !z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+                continue;
+            const float d = v2_dot(pref, rel);
+            if (d > 0.0f &&
+                d * d > RVO_REST_AHEAD_COS * RVO_REST_AHEAD_COS * v2_abs_sq(pref) * v2_abs_sq(rel))
+                return true;
+        }
+    return false;
+}
+
 /* Flags the agents a pair with which may split other than 50/50
  * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
  * group or mask that can make a pair one-sided, and with strict overlap
@@ -59,7 +90,7 @@ bool rvo__update_shares(rvo_world *w) {
     const rvo_vec2 *pref = w->pref;
     const float *stall = w->stall;
     uint8_t *uneven = w->uneven;
-    int32_t count = 0, yielders = 0;
+    int32_t count = 0, yielders = 0, stalled_count = 0;
     for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
         const agent_params *a = &prm[i];
         unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
@@ -69,6 +100,7 @@ bool rvo__update_shares(rvo_world *w) {
             const unsigned stalled = rvo__stalled(s, t);
             u |= stalled * RVO_UNEVEN_STALLED | (stalled & (s >= t_long)) * RVO_UNEVEN_LONG;
             yielders += (u & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)) != 0;
+            stalled_count += stalled;
         }
         uneven[i] = (uint8_t)u;
         count += u != 0;
@@ -83,6 +115,20 @@ bool rvo__update_shares(rvo_world *w) {
         count_contacts(w, i, &all, &idle);
         uneven[i] |=
             (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
+    }
+    /* at rest against a resting crowd: from the idle agents hemmed in
+     * outwards, in the world's order (the same on any thread count), until
+     * no more agent joins (a bounded number of passes) */
+    bool joined = stalled_count > 0;
+    for (int pass = 0; joined && pass < RVO_REST_PASSES; ++pass) {
+        joined = false;
+        for (int32_t i = 0; i < n; ++i)
+            if ((uneven[i] & (RVO_UNEVEN_STALLED | RVO_UNEVEN_IDLE | RVO_UNEVEN_RESTS)) ==
+                    RVO_UNEVEN_STALLED &&
+                presses_on_rest(w, i)) {
+                uneven[i] |= RVO_UNEVEN_RESTS;
+                joined = true;
+            }
     }
     w->n_uneven = count;
     w->equal_shares = count == 0;

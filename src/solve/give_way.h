@@ -62,7 +62,19 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * radius sum, an agent it avoids, on its floor. */
 #define RVO_UNEVEN_HEMMED_IDLE 16u /* touches an idle agent, or two agents */
 #define RVO_UNEVEN_HEMMED 32u      /* touches three agents or more */
-#ifndef RVO_CONTACT_MARGIN         /* -D to tune */
+/* Strict overlap, stalled agents only: it presses into a crowd at rest (an
+ * idle agent hemmed in, or one that rests already) that it touches within
+ * acos(RVO_REST_AHEAD_COS) of its preferred velocity, so it rests too: the
+ * solve aims it at zero instead of its preferred velocity. Pressing on
+ * only slid it along the crowd for good (a group sent to a point too small
+ * for it never came to rest); wider cones kept surround units from
+ * squeezing between holders (docs/quality.md). */
+#define RVO_UNEVEN_RESTS 64u
+#ifndef RVO_REST_AHEAD_COS /* -D to tune */
+#define RVO_REST_AHEAD_COS 0.85f
+#endif
+#define RVO_REST_PASSES 16 /* a resting crowd grows this many agents deep per step at most */
+#ifndef RVO_CONTACT_MARGIN /* -D to tune */
 #define RVO_CONTACT_MARGIN 1.1f
 #endif
 

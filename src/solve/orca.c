@@ -22,7 +22,8 @@ typedef struct obst_query {
     const rvo_world *w;
     rvo_vec2 p;
     float z, height;
-    float range_sq;
+    float range_sq;  /* for edges of moving obstacles */
+    float static_sq; /* for the others */
     neighbor *out;
     int32_t n;
 } obst_query;
@@ -37,7 +38,7 @@ static void visit_edge(void *ctx, int32_t e) {
     if (!(left_of(v1->point, v2p->point, q->p) < 0.0f))
         return;
     const float d = dist_sq_point_segment(v1->point, v2p->point, q->p);
-    if (!(d < q->range_sq))
+    if (!(d < (ob->vel.x != 0.0f || ob->vel.y != 0.0f ? q->range_sq : q->static_sq)))
         return;
     int32_t j = q->n++;
     while (j > 0 && (d < q->out[j - 1].dist_sq || (d == q->out[j - 1].dist_sq && e < q->out[j - 1].index))) {
@@ -49,13 +50,21 @@ static void visit_edge(void *ctx, int32_t e) {
     q->out[j].id = 0;
 }
 
-/* Edges within time_horizon_obst * max_speed + radius, nearest first (plus
- * time_horizon_obst * the fastest obstacle's speed, while any moves). */
+/* Edges within time_horizon_obst * max_speed + radius, nearest first (an
+ * edge of a moving obstacle: plus time_horizon_obst * the fastest
+ * obstacle's speed; the other edges are those of a world where nothing
+ * moves). */
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s) {
     const agent_params *a = &w->prm[i];
     const float speed = w->obst_moving > 0 ? a->max_speed + w->obst_max_speed : a->max_speed;
-    obst_query q = {w,       w->pos[i], a->z, a->height, sqrf(a->time_horizon_obst * speed + a->radius),
-                    s->obst, 0};
+    obst_query q = {w,
+                    w->pos[i],
+                    a->z,
+                    a->height,
+                    sqrf(a->time_horizon_obst * speed + a->radius),
+                    sqrf(a->time_horizon_obst * a->max_speed + a->radius),
+                    s->obst,
+                    0};
     const float r = sqrtf(q.range_sq);
     rvo__edge_grid_visit(w, s, q.p.x - r, q.p.y - r, q.p.x + r, q.p.y + r, visit_edge, &q);
     return q.n;

@@ -36,6 +36,10 @@ rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch
 int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst);
 int32_t rvo__obstacle_neighbors(const rvo_world *w, int32_t i, scratch *s);
 int32_t rvo__pack_obstacle_edges(const rvo_world *w, int32_t i, scratch *s, orca_line *L, orca_line *P);
+/* The velocity of the obstacle that edge (first vertex) e belongs to. */
+static inline rvo_vec2 rvo__edge_velocity(const rvo_world *w, int32_t e) {
+    return w->obst[w->verts[e].obstacle].vel;
+}
 /* linear programs (exposed for unit tests) */
 bool rvo__lp1(const orca_line *lines, int32_t line_no, float radius, rvo_vec2 opt, bool dir_opt,
               rvo_vec2 *result);

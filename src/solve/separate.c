@@ -512,6 +512,9 @@ static inline const int32_t *partners(const rvo_world *w, int32_t i, int32_t *n)
     return w->sep_cand + at + 1;
 }
 
+static rvo_vec2 back_from_moving(const rvo_world *w, scratch *s, int32_t i, rvo_vec2 from, rvo_vec2 p,
+                                 bool *moved);
+
 static void separate_soft(rvo_world *w) {
     scratch *s = &w->scratch[0];
     for (int32_t pass = 0; pass < RVO_SEPARATION_SOFT_PASSES; ++pass) {
@@ -529,6 +532,9 @@ static void separate_soft(rvo_world *w) {
             rvo_vec2 np = v2_add(p, delta);
             /* Obstacles win: back out of edge clearance. */
             if (w->nverts > 0) {
+                bool crossed = false;
+                if (w->obst_moving > 0 || w->ntraps > 0) /* (see back_from_moving) */
+                    np = back_from_moving(w, s, i, p, np, &crossed);
                 push_ctx c = {w, np, me->radius, me->z, me->height, false};
                 const float r = me->radius;
                 rvo__edge_grid_visit(w, s, c.p.x - r, c.p.y - r, c.p.x + r, c.p.y + r, push_from_edge, &c);
@@ -619,14 +625,16 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
 
 /* The passes between agents must not push an agent through a moving
  * obstacle (a fast one piles agents up against it): where its way since the
- * passes began, from `from`, entered an edge of one from the free side, it
- * goes back to that edge, a radius out. */
+ * passes began (strict; soft: since this pass moved it), from `from`,
+ * entered an edge of one from the free side, it goes back to that edge, a
+ * radius out. */
 typedef struct cross_ctx {
     const rvo_world *w;
     rvo_vec2 a0, a1; /* the agent's step, before and after */
     float dt, z, height;
     float best_t;
     int32_t best;
+    bool any; /* standing obstacles' edges too */
 } cross_ctx;
 
 /* Does the agent's step, in the frame of edge e's moving obstacle (its end
@@ -636,7 +644,8 @@ static void visit_cross(void *ctx, int32_t e) {
     cross_ctx *c = ctx;
     const obst_vertex *v = &c->w->verts[e];
     const obstacle *ob = &c->w->obst[v->obstacle];
-    if ((ob->vel.x == 0.0f && ob->vel.y == 0.0f) || !obst_on_floor(ob, c->z, c->height, c->w->height_margin))
+    if ((!c->any && ob->vel.x == 0.0f && ob->vel.y == 0.0f) ||
+        !obst_on_floor(ob, c->z, c->height, c->w->height_margin))
         return;
     const rvo_vec2 p = v->point, ab = v2_sub(c->w->verts[v->next].point, p);
     const rvo_vec2 b = c->dt > 0.0f ? v2_sub(c->a1, v2_scale(c->dt, ob->vel)) : c->a1, d = v2_sub(b, c->a0);
@@ -654,18 +663,22 @@ static void visit_cross(void *ctx, int32_t e) {
 }
 
 int32_t rvo__moving_edge_crossed(const rvo_world *w, scratch *s, rvo_vec2 a0, rvo_vec2 a1, float dt, float z,
-                                 float height, float reach, float *t) {
-    cross_ctx c = {w, a0, a1, dt, z, height, INFINITY, -1};
+                                 float height, float reach, bool any, float *t) {
+    cross_ctx c = {w, a0, a1, dt, z, height, INFINITY, -1, any};
     rvo__edge_grid_visit(w, s, fminf(a0.x, a1.x) - reach, fminf(a0.y, a1.y) - reach,
                          fmaxf(a0.x, a1.x) + reach, fmaxf(a0.y, a1.y) + reach, visit_cross, &c);
     *t = c.best_t;
     return c.best;
 }
 
-static rvo_vec2 back_from_moving(const rvo_world *w, scratch *s, int32_t i, rvo_vec2 p, bool *moved) {
-    const rvo_vec2 from = w->sep_before[i];
+/* ... and while traps are pending (an obstacle's points changed over
+ * agents: a crowd pushed out of it together would squeeze some through its
+ * edges), every obstacle's: from (the position before the passes) to p. */
+static rvo_vec2 back_from_moving(const rvo_world *w, scratch *s, int32_t i, rvo_vec2 from, rvo_vec2 p,
+                                 bool *moved) {
     float t;
-    const int32_t e = rvo__moving_edge_crossed(w, s, from, p, 0.0f, w->prm[i].z, w->prm[i].height, 0.0f, &t);
+    const int32_t e =
+        rvo__moving_edge_crossed(w, s, from, p, 0.0f, w->prm[i].z, w->prm[i].height, 0.0f, w->ntraps > 0, &t);
     if (e < 0)
         return p;
     const obst_vertex *v = &w->verts[e];
@@ -691,8 +704,8 @@ static void push_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
         if (me->locked || !moved[i])
             continue;
         push_ctx pc = {w, w->pos[i], me->radius, me->z, me->height, false};
-        if (w->obst_moving > 0)
-            pc.p = back_from_moving(w, s, i, pc.p, &pc.moved);
+        if (w->obst_moving > 0 || w->ntraps > 0)
+            pc.p = back_from_moving(w, s, i, w->sep_before[i], pc.p, &pc.moved);
         const float r = me->radius;
         rvo__edge_grid_visit(w, s, pc.p.x - r, pc.p.y - r, pc.p.x + r, pc.p.y + r, push_from_edge, &pc);
         w->pos[i] = pc.p;
@@ -729,10 +742,69 @@ static void feedback_range(int32_t begin, int32_t end, uint32_t worker, void *p)
     }
 }
 
+/* Puts a trapped agent (world.h: obst_trap) at p out on the free side of
+ * closed obstacle ob: a radius out across its nearest edge, again from
+ * there while that leaves it on the blocked side (a concave corner), a few
+ * times at most. Returns the new position. */
+static rvo_vec2 free_side(const rvo_world *w, const obstacle *ob, rvo_vec2 p, float radius) {
+    for (int tries = 0; tries < 4; ++tries) {
+        if (rvo__obstacle_contains(w, ob, p) == ob->enclosure)
+            break;
+        float best = INFINITY;
+        rvo_vec2 to = p;
+        for (int32_t k = ob->first; k < ob->first + ob->count; ++k) {
+            const obst_vertex *v = &w->verts[k];
+            const rvo_vec2 a = v->point, ab = v2_sub(w->verts[v->next].point, a);
+            float t = v2_dot(v2_sub(p, a), ab) / v2_abs_sq(ab);
+            t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+            const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+            const float d = v2_abs_sq(v2_sub(p, q));
+            if (d < best) {
+                best = d;
+                to = v2_add(q, v2_scale(radius, v2(v->unit_dir.y, -v->unit_dir.x)));
+            }
+        }
+        p = v2(rvo__clamp_coord(to.x), rvo__clamp_coord(to.y));
+    }
+    return p;
+}
+
+/* Trapped agents (rvo_obstacle_set_points) still on the blocked side
+ * go out on the free side, before the passes (which then keep them out of
+ * the edges' clearance) and after them (a crowd pushed out of a solid
+ * together can squeeze one back in: the obstacle wins). A trap is dropped
+ * once its agent is found on the free side after the passes, or when the
+ * agent is removed or locked or the obstacle gone. In the traps' order,
+ * on this thread. */
+static void release_traps(rvo_world *w, bool after) {
+    int32_t kept = 0;
+    for (int32_t k = 0; k < w->ntraps; ++k) {
+        const obst_trap t = w->traps[k];
+        const int32_t i = rvo__slot_lookup(&w->agent_slots, t.agent);
+        const int32_t oi = rvo__slot_lookup(&w->obst_slots, t.obstacle);
+        if (i < 0 || oi < 0 || w->prm[i].locked)
+            continue;
+        const obstacle *ob = &w->obst[oi];
+        if (!obst_on_floor(ob, w->prm[i].z, w->prm[i].height, w->height_margin) ||
+            rvo__obstacle_contains(w, ob, w->pos[i]) == ob->enclosure) {
+            if (!after)
+                w->traps[kept++] = t;
+            continue; /* free */
+        }
+        w->pos[i] = free_side(w, ob, w->pos[i], w->prm[i].radius);
+        w->traps[kept++] = t; /* looked at again */
+    }
+    w->ntraps = kept;
+}
+
 rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
     *gridded = false;
+    if (w->rvo2_compat)
+        w->ntraps = 0; /* RVO2 has no overlap passes */
     if (w->rvo2_compat || w->count == 0)
         return RVO_OK;
+    if (w->ntraps > 0)
+        release_traps(w, false);
     /* grid of the integrated positions; strict lists are sorted, so their
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap))
@@ -754,6 +826,8 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
     w->grid.valid = false; /* the passes move agents */
     if (!w->strict_overlap) {
         separate_soft(w);
+        if (w->ntraps > 0)
+            release_traps(w, true);
         return RVO_OK;
     }
     atomic_store(&c.bad, false);
@@ -776,6 +850,8 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         later = t;
     }
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
+    if (w->ntraps > 0) /* (after the feedback: a velocity does not take the jump) */
+        release_traps(w, true);
     return RVO_OK;
 }
 

@@ -31,9 +31,9 @@ extern bool rvo__separate_reference;
 /* The first edge of a moving obstacle that an agent (vertical extent z,
  * height) stepping from a0 to a1 entered from its free side, seen in the
  * obstacle's frame over dt (dt 0: where the obstacles are now), searching
- * reach beyond the step's box; -1 if none, else the edge and in *t where
- * along the step. */
+ * reach beyond the step's box (any: the edges of standing obstacles too);
+ * -1 if none, else the edge and in *t where along the step. */
 int32_t rvo__moving_edge_crossed(const rvo_world *w, scratch *s, rvo_vec2 a0, rvo_vec2 a1, float dt, float z,
-                                 float height, float reach, float *t);
+                                 float height, float reach, bool any, float *t);
 
 #endif

@@ -20,7 +20,8 @@
  * formula): the relative velocity tested is v_A + (v - v_A) / alpha - v_B,
  * which is 2 v - v_A - v_B for equal weights and v - v_B when B is locked or
  * does not avoid A; with alpha = 0 (weight 0) B is ignored. Obstacles: the
- * agent's disc swept along v against the edge. Collisions later than the
+ * agent's disc swept along v against the edge (along v - v_O, in the frame
+ * of an obstacle moving with v_O, as a locked agent). Collisions later than the
  * horizon (time_horizon, time_horizon_obst, at least dt) count as none.
  * A velocity whose disc would touch an obstacle edge within this step is
  * never chosen while another is left (zero always is).
@@ -141,6 +142,7 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
     const float tau_o = me->time_horizon_obst > dt ? me->time_horizon_obst : dt;
     orca_line *L = s->lines, *P = s->proj;
     bool colliding = false;
+    const bool moving = w->obst_moving > 0; /* some edge may move: relative velocities */
 
     /* Agents. */
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
@@ -240,9 +242,10 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
                     continue;
                 float depth;
                 rvo_vec2 nrm;
+                const rvo_vec2 u = moving ? v2_sub(v, rvo__edge_velocity(w, s->obst[k].index)) : v;
                 rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point, P[na + k].direction.x, r,
-                              v, &depth, &nrm);
-                const float short_by = depth / dt - v2_dot(v, nrm);
+                              u, &depth, &nrm);
+                const float short_by = depth / dt - v2_dot(u, nrm);
                 if (short_by > k1)
                     k1 = short_by;
             }
@@ -280,8 +283,9 @@ rvo_vec2 rvo__sampling_new_velocity(const rvo_world *w, int32_t i, float dt, scr
                 continue; /* overlapping: counted above */
             float depth;
             rvo_vec2 nrm;
+            const rvo_vec2 u = moving ? v2_sub(v, rvo__edge_velocity(w, s->obst[k].index)) : v;
             const float t = rvo__edge_toi(L[na + k].point, L[na + k].direction, P[na + k].point,
-                                          P[na + k].direction.x, r, v, &depth, &nrm);
+                                          P[na + k].direction.x, r, u, &depth, &nrm);
             if (t < dt) { /* would touch the edge within this step */
                 pen = INFINITY;
                 pruned = true;

@@ -13,8 +13,11 @@
  *     time_horizon (UE's is unbounded, its sides slightly narrower);
  *   - neighbours are RVO2's (neighbor_dist, max_neighbors, groups, height);
  *   - obstacle edges facing the agent block a velocity whose swept disc
- *     touches them within time_horizon_obst, and they are checked for the
- *     preferred velocity too (UE only tests nav edges once it must turn).
+ *     touches them within time_horizon_obst (in the frame of a moving
+ *     obstacle: relative velocity, as for a locked agent), and they are
+ *     checked for the preferred velocity too (UE only tests nav edges once
+ *     it must turn); a moving obstacle that would run into the agent
+ *     standing still counts as a neighbour that would (see below).
  *   - neighbours behind are kept (UE drops those with v_pref . p_B <= 0,
  *     and then turns into them sideways);
  *   - a second, plain cone per neighbour (apex v_B, cut off at dt) keeps the
@@ -159,6 +162,76 @@ static span cone_span(const orca_line *L, const orca_line *P, float R, float nea
     return sp;
 }
 
+/* Clips sp to the s with A s + B >= 0. */
+static inline void clip_linear(span *sp, float A, float B) {
+    if (A > 0.0f) {
+        const float t = -B / A;
+        if (t > sp->lo)
+            sp->lo = t;
+    } else if (A < 0.0f) {
+        const float t = -B / A;
+        if (t < sp->hi)
+            sp->hi = t;
+    } else if (B < 0.0f) {
+        sp->lo = INFINITY;
+        sp->hi = -INFINITY;
+    }
+}
+
+/* The s for which the agent's disc (radius r, at the origin) moving with
+ * s c touches the edge a->b (unit direction e, length len) of an obstacle
+ * moving with vo within tau (1 / inv_tau): a velocity obstacle of the edge
+ * widened by r, with apex vo. That set is convex (an interval): the union
+ * of the flat side's part and the two end caps' (agent-like cones). */
+static span moving_edge_span(rvo_vec2 a, rvo_vec2 b, rvo_vec2 e, float len, float r, rvo_vec2 c, rvo_vec2 vo,
+                             float inv_tau) {
+    const span none = {INFINITY, -INFINITY};
+    float depth;
+    rvo_vec2 nrm;
+    rvo__edge_toi(a, b, e, len, r, v2(0.0f, 0.0f), &depth, &nrm);
+    if (depth > 0.0f) { /* overlapping: blocked while approaching, (s c - vo) . nrm < 0 */
+        span sp = {-INFINITY, INFINITY};
+        clip_linear(&sp, -v2_dot(c, nrm), v2_dot(vo, nrm));
+        return sp.lo < sp.hi ? sp : none;
+    }
+    span all = none;
+    /* The flat side: the signed distance h of the edge's line, contact at
+     * t = D / k(s) with D = |h| - r, k(s) = sgn(h) n . (s c - vo) the
+     * closing speed, t <= tau, the contact point within the edge. */
+    const rvo_vec2 n = v2(e.y, -e.x);
+    const float h = v2_dot(n, a), D = fabsf(h) - r;
+    if (D > 0.0f) {
+        const float sg = h > 0.0f ? 1.0f : -1.0f;
+        const float al = sg * v2_dot(n, c), be = -sg * v2_dot(n, vo);
+        const float ec = v2_dot(e, c), ev = v2_dot(e, vo), ea = v2_dot(e, a);
+        span sp = {-INFINITY, INFINITY};
+        clip_linear(&sp, al, be - D * inv_tau);                               /* k(s) >= D / tau */
+        clip_linear(&sp, D * ec - ea * al, -D * ev - ea * be);                /* along >= 0 */
+        clip_linear(&sp, (len + ea) * al - D * ec, (len + ea) * be + D * ev); /* along <= len */
+        if (sp.lo < sp.hi)
+            all = sp;
+    }
+    /* The end caps: a disc of radius r at a and at b. */
+    for (int k = 0; k < 2; ++k) {
+        const rvo_vec2 p = k ? b : a;
+        const float d_sq = v2_abs_sq(p);
+        if (!(d_sq > r * r))
+            continue; /* (the overlap case above) */
+        const float d = sqrtf(d_sq), leg = sqrtf(d_sq - r * r);
+        const orca_line L = {p, vo};
+        const orca_line P = {v2_div(v2(p.x * leg - p.y * r, p.x * r + p.y * leg), d_sq),
+                             v2_div(v2(p.x * leg + p.y * r, -p.x * r + p.y * leg), d_sq)};
+        const span sp = cone_span(&L, &P, r, d_sq - r * d, inv_tau, c, 1.0f);
+        if (!(sp.lo < sp.hi))
+            continue;
+        if (sp.lo < all.lo)
+            all.lo = sp.lo;
+        if (sp.hi > all.hi)
+            all.hi = sp.hi;
+    }
+    return all;
+}
+
 typedef struct ue_ctx {
     const rvo_world *w;
     scratch *s;
@@ -192,6 +265,16 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
     }
     for (int32_t k = 0; k < x->nobst; ++k) {
         const int32_t j = x->na + k;
+        if (x->w->obst_moving > 0) {
+            const rvo_vec2 vo = rvo__edge_velocity(x->w, x->s->obst[k].index);
+            if (vo.x != 0.0f || vo.y != 0.0f) {
+                const span sp = moving_edge_span(L[j].point, L[j].direction, P[j].point, P[j].direction.x,
+                                                 x->radius, c, vo, 1.0f / x->tau_o);
+                if (sp.lo < 1.0f && sp.hi > 0.0f && sp.lo < sp.hi)
+                    spans[n++] = v2(sp.lo, sp.hi);
+                continue;
+            }
+        }
         float depth;
         rvo_vec2 nrm;
         const float t = rvo__edge_toi(L[j].point, L[j].direction, P[j].point, P[j].direction.x, x->radius, c,
@@ -226,6 +309,18 @@ static float zero_threat(const ue_ctx *x) {
                                   x->inv_tau, v2(0.0f, 0.0f), 1.0f);
         const float speed = v2_abs(plain.direction);
         if (sp.lo < sp.hi && speed > fastest)
+            fastest = speed;
+    }
+    /* moving obstacles that would run into it */
+    for (int32_t k = 0; k < x->nobst && x->w->obst_moving > 0; ++k) {
+        const int32_t j = x->na + k;
+        const rvo_vec2 vo = rvo__edge_velocity(x->w, x->s->obst[k].index);
+        if (vo.x == 0.0f && vo.y == 0.0f)
+            continue;
+        const span sp = moving_edge_span(L[j].point, L[j].direction, P[j].point, P[j].direction.x, x->radius,
+                                         v2(1.0f, 0.0f), vo, 1.0f / x->tau_o);
+        const float speed = v2_abs(vo);
+        if (sp.lo <= 0.0f && 0.0f < sp.hi && speed > fastest)
             fastest = speed;
     }
     return fastest;

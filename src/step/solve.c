@@ -51,6 +51,8 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__ue_new_velocity(w, i, dt, s);
         else if (w->solver == RVO_SOLVER_RVO)
             v = rvo__sampling_new_velocity(w, i, dt, s);
+        else if (w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS))
+            v = rvo__orca_new_velocity(w, i, dt, s, v2(0.0f, 0.0f));
         else if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
             v = rvo__orca_new_velocity(w, i, dt, s, rvo__detour_pref(w, i, s));
         else

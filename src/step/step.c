@@ -11,16 +11,23 @@
 
 /* ---- lifetime ------------------------------------------------------------ */
 
-rvo_world *rvo_world_create(const rvo_world_def *def) {
-    if (rvo_world_def_check(def))
+rvo_world *rvo_world_create(const rvo_world_def *def, rvo_error *err) {
+    rvo_world_def defaults;
+    if (!def) {
+        defaults = rvo_world_def_default();
+        def = &defaults;
+    }
+    if (rvo_world_def_check(def, err) != RVO_OK)
         return NULL;
     rvo_world *w;
     if (def->alloc)
         w = def->alloc(def->alloc_user, NULL, 0, sizeof *w);
     else
         w = malloc(sizeof *w);
-    if (!w)
+    if (!w) {
+        rvo__error_set(err, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         return NULL;
+    }
     memset(w, 0, sizeof *w);
     w->base.alloc = def->alloc;
     w->base.alloc_user = def->alloc_user;
@@ -35,11 +42,13 @@ rvo_world *rvo_world_create(const rvo_world_def *def) {
     w->scratch = rvo__realloc(w, NULL, 0, sizeof(scratch) * (size_t)w->threads);
     if (!w->scratch) {
         rvo_world_destroy(w);
+        rvo__error_set(err, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         return NULL;
     }
     memset(w->scratch, 0, sizeof(scratch) * (size_t)w->threads);
     if (!rvo__tasks_start(&w->base, def)) {
         rvo_world_destroy(w);
+        rvo__error_set(err, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory (threads)");
         return NULL;
     }
     return w;
@@ -125,7 +134,7 @@ static void carry_and_move_obstacles(rvo_world *w, float dt) {
             continue;
         const rvo_vec2 a1 = w->pos[i], a0 = v2_sub(a1, v2_scale(dt, w->vel[i]));
         float t;
-        const int32_t e = rvo__moving_edge_crossed(w, s, a0, a1, dt, a->z, a->height, reach, &t);
+        const int32_t e = rvo__moving_edge_crossed(w, s, a0, a1, dt, a->z, a->height, reach, false, &t);
         if (e < 0)
             continue;
         const obst_vertex *v = &w->verts[e];

@@ -38,7 +38,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
         return 0;
     if (!def)
         def = &w->defaults;
-    const char *e = rvo_agent_def_check(def);
+    const char *e = rvo__agent_def_why(def);
     if (e) {
         rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "%s", e);
         return 0;
@@ -107,7 +107,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
     return RVO_OK;
 }
 
-bool rvo_world_agent_valid(const rvo_world *w, rvo_agent_id id) {
+bool rvo_agent_is_valid(const rvo_world *w, rvo_agent_id id) {
     return w && rvo__slot_lookup(&w->agent_slots, id) >= 0;
 }
 
@@ -171,22 +171,22 @@ rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float 
         w->grid.valid = false;
     return s;
 }
-rvo_status rvo_agent_get_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+rvo_status rvo_agent_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
     return get_vec(w, id, w ? w->pos : NULL, out);
 }
 rvo_status rvo_agent_set_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
     return set_vec(w, id, vx, vy, w ? w->vel : NULL, "vx", "vy");
 }
-rvo_status rvo_agent_get_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+rvo_status rvo_agent_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
     return get_vec(w, id, w ? w->vel : NULL, out);
 }
 rvo_status rvo_agent_set_pref_velocity(rvo_world *w, rvo_agent_id id, float vx, float vy) {
     return set_vec(w, id, vx, vy, w ? w->pref : NULL, "vx", "vy");
 }
-rvo_status rvo_agent_get_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+rvo_status rvo_agent_pref_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
     return get_vec(w, id, w ? w->pref : NULL, out);
 }
-rvo_status rvo_agent_get_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
+rvo_status rvo_agent_new_velocity(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
     if (w && !w->solved)
         return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
     return get_vec(w, id, w ? w->newvel : NULL, out);
@@ -272,7 +272,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
     return RVO_OK;
 }
 
-rvo_status rvo_agent_get_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out) {
+rvo_status rvo_agent_param(const rvo_world *w, rvo_agent_id id, rvo_param p, double *out) {
     if (!w || !out)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = find(w, id, 1);
@@ -329,13 +329,13 @@ static int32_t get_bulk(const rvo_world *w, const rvo_vec2 *arr, float *xy, int3
     return w->count;
 }
 
-int32_t rvo_world_get_positions(const rvo_world *w, float *xy, int32_t n) {
+int32_t rvo_world_positions(const rvo_world *w, float *xy, int32_t n) {
     return get_bulk(w, w ? w->pos : NULL, xy, n);
 }
-int32_t rvo_world_get_velocities(const rvo_world *w, float *xy, int32_t n) {
+int32_t rvo_world_velocities(const rvo_world *w, float *xy, int32_t n) {
     return get_bulk(w, w ? w->vel : NULL, xy, n);
 }
-int32_t rvo_world_get_new_velocities(const rvo_world *w, float *xy, int32_t n) {
+int32_t rvo_world_new_velocities(const rvo_world *w, float *xy, int32_t n) {
     return get_bulk(w, w ? w->newvel : NULL, xy, n);
 }
 const float *rvo_world_positions_view(const rvo_world *w) { return w && w->pos ? &w->pos[0].x : NULL; }

@@ -118,6 +118,78 @@ static void write_ring(rvo_world *w, const ring *r, int32_t first, int32_t oi) {
     }
 }
 
+/* Is p inside the polygon of m points at pts (crossing number; either
+ * winding)? */
+static bool inside_points(const rvo_vec2 *pts, int32_t m, rvo_vec2 p) {
+    bool in = false;
+    for (int32_t k = 0, j = m - 1; k < m; j = k++) {
+        const rvo_vec2 a = pts[j], b = pts[k];
+        if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x))
+            in = !in;
+    }
+    return in;
+}
+
+bool rvo__obstacle_contains(const rvo_world *w, const obstacle *ob, rvo_vec2 p) {
+    bool in = false;
+    for (int32_t k = ob->first; k < ob->first + ob->count; ++k) {
+        const rvo_vec2 a = w->verts[k].point, b = w->verts[w->verts[k].next].point;
+        if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x))
+            in = !in;
+    }
+    return in;
+}
+
+/* Would agent i be on the blocked side of closed obstacle o once its ring
+ * is r: inside a solid, or outside an enclosure it is inside now? */
+static bool left_blocked(const rvo_world *w, const obstacle *o, const ring *r, const float box[4],
+                         int32_t i) {
+    const rvo_vec2 p = w->pos[i];
+    if (p.x < box[0] || p.y < box[1] || p.x > box[2] || p.y > box[3] ||
+        !obst_on_floor(o, w->prm[i].z, w->prm[i].height, w->height_margin))
+        return false;
+    const bool in_new = inside_points(r->pts, r->m, p);
+    return r->enclosure ? !in_new && rvo__obstacle_contains(w, o, p) : in_new;
+}
+
+/* Files the agents that obstacle o's new ring r leaves on its blocked side
+ * as traps (w->traps), once each; false (nothing changed) when out of
+ * memory. */
+static bool file_traps(rvo_world *w, const obstacle *o, const ring *r) {
+    if (!r->closed || w->count == 0)
+        return true;
+    /* only agents within the new ring's box (a solid) or the old one's (an
+     * enclosure) can be left on the blocked side */
+    float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int32_t k = 0; k < (r->enclosure ? o->count : r->m); ++k) {
+        const rvo_vec2 p = r->enclosure ? w->verts[o->first + k].point : r->pts[k];
+        box[0] = fminf(box[0], p.x), box[1] = fminf(box[1], p.y);
+        box[2] = fmaxf(box[2], p.x), box[3] = fmaxf(box[3], p.y);
+    }
+    int32_t found = 0;
+    for (int32_t i = 0; i < w->count; ++i)
+        found += left_blocked(w, o, r, box, i);
+    if (found == 0)
+        return true;
+    int32_t cap = w->traps_cap;
+    if (!rvo__grow(w, (void **)&w->traps, &cap, w->ntraps + found, sizeof *w->traps)) {
+        w->traps_cap = cap < w->traps_cap ? w->traps_cap : cap;
+        return false;
+    }
+    w->traps_cap = cap;
+    const int32_t before = w->ntraps;
+    for (int32_t i = 0; i < w->count; ++i) {
+        if (!left_blocked(w, o, r, box, i))
+            continue;
+        bool filed = false;
+        for (int32_t k = 0; k < before && !filed; ++k)
+            filed = w->traps[k].agent == w->ids[i] && w->traps[k].obstacle == o->id;
+        if (!filed)
+            w->traps[w->ntraps++] = (obst_trap){w->ids[i], o->id};
+    }
+    return true;
+}
+
 static bool check_side(rvo_world *w, bool closed, rvo_obstacle_side side) {
     if (side != RVO_SIDE_WINDING && side != RVO_SIDE_SOLID && side != RVO_SIDE_ENCLOSURE) {
         rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "side must be winding, solid or enclosure");
@@ -157,6 +229,15 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
         rvo__fail(w, s, 0, s == RVO_ERR_CAPACITY ? "too many obstacles" : "out of memory");
         return 0;
     }
+    /* a solid added over agents: they go out of it (an enclosure has no
+     * agents that were inside it) */
+    const obstacle fresh = {.id = id, .zmin = -INFINITY, .zmax = INFINITY};
+    if (!file_traps(w, &fresh, &r)) {
+        rvo__slot_release(&w->obst_slots, id);
+        rvo__realloc(w, r.pts, r.pts_size, 0);
+        rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return 0;
+    }
     write_ring(w, &r, w->nverts, w->obst_count);
     obstacle *o = &w->obst[w->obst_count];
     o->id = id;
@@ -177,7 +258,7 @@ rvo_obstacle_id rvo_world_add_obstacle_side(rvo_world *w, const float *xy, int32
     return id;
 }
 
-rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n) {
+rvo_status rvo_obstacle_set_points(rvo_world *w, rvo_obstacle_id id, const float *xy, int32_t n) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -197,6 +278,10 @@ rvo_status rvo_world_set_obstacle_points(rvo_world *w, rvo_obstacle_id id, const
             return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
         }
         w->verts_cap = vcap;
+    }
+    if (!file_traps(w, o, &r)) {
+        rvo__realloc(w, r.pts, r.pts_size, 0);
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
     if (delta != 0) {
         /* the later obstacles' rings move by delta, keeping their order */
@@ -266,6 +351,17 @@ rvo_status rvo_obstacle_set_z_range(rvo_world *w, rvo_obstacle_id id, float zmin
     return RVO_OK;
 }
 
+rvo_status rvo_obstacle_z_range(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+    if (!w || !out)
+        return RVO_ERR_INVALID_ARGUMENT;
+    const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
+    if (oi < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed obstacle id");
+    *out = v2(w->obst[oi].zmin, w->obst[oi].zmax);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
 int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t cap) {
     if (!w)
         return 0;
@@ -274,7 +370,7 @@ int32_t rvo_world_obstacle_ids(const rvo_world *w, rvo_obstacle_id *out, int32_t
     return w->obst_count;
 }
 
-int32_t rvo_world_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed) {
+int32_t rvo_obstacle_points(rvo_world *w, rvo_obstacle_id id, float *xy, int32_t cap, bool *closed) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -308,7 +404,7 @@ void rvo__obstacles_moving_update(rvo_world *w) {
     }
 }
 
-rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy) {
+rvo_status rvo_obstacle_set_velocity(rvo_world *w, rvo_obstacle_id id, float vx, float vy) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -326,7 +422,7 @@ rvo_status rvo_world_set_obstacle_velocity(rvo_world *w, rvo_obstacle_id id, flo
     return RVO_OK;
 }
 
-rvo_status rvo_world_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
+rvo_status rvo_obstacle_velocity(const rvo_world *w, rvo_obstacle_id id, rvo_vec2 *out) {
     if (!w || !out)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t oi = rvo__slot_lookup(&w->obst_slots, id);
@@ -376,7 +472,7 @@ void rvo__obstacles_move(rvo_world *w, float dt) {
     w->egrid.valid = false;
 }
 
-bool rvo_world_obstacle_valid(const rvo_world *w, rvo_obstacle_id id) {
+bool rvo_obstacle_is_valid(const rvo_world *w, rvo_obstacle_id id) {
     return w && rvo__slot_lookup(&w->obst_slots, id) >= 0;
 }
 
@@ -385,6 +481,9 @@ int32_t rvo_world_obstacle_count(const rvo_world *w) { return w ? w->obst_count 
 void rvo__obstacles_free(rvo_world *w) {
     rvo__realloc(w, w->verts, sizeof *w->verts * (size_t)w->verts_cap, 0);
     rvo__realloc(w, w->obst, sizeof *w->obst * (size_t)w->obst_cap, 0);
+    rvo__realloc(w, w->traps, sizeof *w->traps * (size_t)w->traps_cap, 0);
+    w->traps = NULL;
+    w->traps_cap = w->ntraps = 0;
     w->verts = NULL;
     w->obst = NULL;
     w->verts_cap = w->obst_cap = w->nverts = w->obst_count = 0;

@@ -67,7 +67,7 @@ int32_t rvo_world_stalled(rvo_world *w, rvo_agent_id *ids, float *times, int32_t
     return n;
 }
 
-rvo_status rvo_agent_get_stall_time(const rvo_world *w, rvo_agent_id id, float *out) {
+rvo_status rvo_agent_stall_time(const rvo_world *w, rvo_agent_id id, float *out) {
     if (!w || !out)
         return RVO_ERR_INVALID_ARGUMENT;
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);

@@ -50,7 +50,7 @@ const char *rvo_status_string(rvo_status s) {
     return "unknown status";
 }
 
-rvo_agent_def rvo_default_agent_def(void) {
+rvo_agent_def rvo_agent_def_default(void) {
     rvo_agent_def d;
     memset(&d, 0, sizeof d);
     d.radius = 0.5f;
@@ -68,11 +68,11 @@ rvo_agent_def rvo_default_agent_def(void) {
     return d;
 }
 
-rvo_world_def rvo_default_world_def(void) {
+rvo_world_def rvo_world_def_default(void) {
     rvo_world_def d;
     memset(&d, 0, sizeof d);
     d.time_step = 1.0f / 60.0f;
-    d.agent = rvo_default_agent_def();
+    d.agent = rvo_agent_def_default();
     d.threads = 1;
     d.seed = 1;
     d.cookie = RVO_WORLD_COOKIE;
@@ -147,14 +147,14 @@ const char *rvo__param_check(rvo_param p, double v) {
 size_t rvo_agent_def_size(void) { return sizeof(rvo_agent_def); }
 size_t rvo_world_def_size(void) { return sizeof(rvo_world_def); }
 
-const char *rvo_agent_def_set(rvo_agent_def *d, rvo_param p, double v) {
+rvo_status rvo_agent_def_set_param(rvo_agent_def *d, rvo_param p, double v, rvo_error *err) {
     if (!d)
-        return "agent def is NULL";
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "agent def is NULL");
     if ((int)p < 0 || p >= RVO_PARAM_COUNT)
-        return "unknown parameter";
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 2, "unknown parameter");
     const char *e = check_param(p, v);
     if (e)
-        return e;
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 3, "%s", e);
     switch (p) {
     case RVO_PARAM_RADIUS:
         d->radius = (float)v;
@@ -192,10 +192,11 @@ const char *rvo_agent_def_set(rvo_agent_def *d, rvo_param p, double v) {
     default:
         break;
     }
-    return NULL;
+    rvo__error_ok(err);
+    return RVO_OK;
 }
 
-double rvo_agent_def_get(const rvo_agent_def *d, rvo_param p) {
+double rvo_agent_def_param(const rvo_agent_def *d, rvo_param p) {
     if (!d)
         return NAN;
     switch (p) {
@@ -226,13 +227,13 @@ double rvo_agent_def_get(const rvo_agent_def *d, rvo_param p) {
     }
 }
 
-const char *rvo_agent_def_check(const rvo_agent_def *d) {
+const char *rvo__agent_def_why(const rvo_agent_def *d) {
     static RVO_THREAD_LOCAL char buf[64];
     const char *e;
     if (!d)
         return "agent def is NULL";
     if (d->cookie != RVO_AGENT_COOKIE)
-        return "agent def not initialised with rvo_default_agent_def()";
+        return "agent def not initialised with rvo_agent_def_default()";
     if ((e = check_param(RVO_PARAM_RADIUS, d->radius)))
         return e;
     if ((e = check_param(RVO_PARAM_MAX_SPEED, d->max_speed)))
@@ -270,12 +271,12 @@ static const char *check_dt(float dt) {
     return NULL;
 }
 
-const char *rvo_world_def_check(const rvo_world_def *d) {
+const char *rvo__world_def_why(const rvo_world_def *d) {
     const char *e;
     if (!d)
         return "world def is NULL";
     if (d->cookie != RVO_WORLD_COOKIE)
-        return "world def not initialised with rvo_default_world_def()";
+        return "world def not initialised with rvo_world_def_default()";
     if ((e = check_dt(d->time_step)))
         return e;
     if (d->threads < 1 || d->threads > 64)
@@ -284,7 +285,22 @@ const char *rvo_world_def_check(const rvo_world_def *d) {
         return "height_margin must be within [0, 1e9]";
     if ((e = rvo__task_def_check(d)))
         return e;
-    return rvo_agent_def_check(&d->agent);
+    return rvo__agent_def_why(&d->agent);
+}
+
+static rvo_status def_report(const char *why, rvo_error *err) {
+    if (why)
+        return rvo__error_set(err, RVO_ERR_INVALID_ARGUMENT, 1, "%s", why);
+    rvo__error_ok(err);
+    return RVO_OK;
+}
+
+rvo_status rvo_agent_def_check(const rvo_agent_def *d, rvo_error *err) {
+    return def_report(rvo__agent_def_why(d), err);
+}
+
+rvo_status rvo_world_def_check(const rvo_world_def *d, rvo_error *err) {
+    return def_report(rvo__world_def_why(d), err);
 }
 
 const char *rvo_world_last_error(const rvo_world *w) { return w ? w->base.err : "world is NULL"; }
@@ -293,7 +309,7 @@ int rvo_world_last_error_arg(const rvo_world *w) { return w ? w->base.err_arg : 
 float rvo_world_time_step(const rvo_world *w) { return w ? w->time_step : 0.0f; }
 int32_t rvo_world_threads(const rvo_world *w) { return w ? w->threads : 0; }
 rvo_agent_def rvo_world_agent_defaults(const rvo_world *w) {
-    return w ? w->defaults : rvo_default_agent_def();
+    return w ? w->defaults : rvo_agent_def_default();
 }
 
 rvo_status rvo_world_set_time_step(rvo_world *w, float dt) {

@@ -68,7 +68,7 @@ typedef struct obstacle {
     bool enclosure;    /* closed and clockwise: agents keep inside */
     bool asked_closed; /* closed as added (a closed pair of points is a segment) */
     int8_t side;       /* rvo_obstacle_side as added: reshaping keeps it */
-    rvo_vec2 vel;      /* rvo_world_set_obstacle_velocity: integrate moves it */
+    rvo_vec2 vel;      /* rvo_obstacle_set_velocity: integrate moves it */
     float zmin, zmax;
 } obstacle;
 
@@ -78,6 +78,14 @@ typedef struct obstacle {
 static inline bool obst_on_floor(const obstacle *ob, float z, float height, float margin) {
     return z <= ob->zmax + margin && ob->zmin <= z + height + margin;
 }
+
+/* An agent that a change of a closed obstacle's points left on its blocked
+ * side (inside a solid, outside an enclosure it was in): the next overlap
+ * passes put it out on the free side (separate.c), until it is found there. */
+typedef struct obst_trap {
+    rvo_agent_id agent;
+    rvo_obstacle_id obstacle;
+} obst_trap;
 
 /* Uniform grid over obstacle edges; rebuilt lazily after obstacles change. */
 typedef struct edge_grid {
@@ -179,6 +187,11 @@ struct rvo_world {
 
     scratch *scratch; /* one per worker (index/scratch.h) */
 
+    /* obstacles.c: agents left on the blocked side of an obstacle whose
+     * points changed, for the overlap passes (separate.c) */
+    obst_trap *traps;
+    int32_t ntraps, traps_cap;
+
     /* allocator, task hook and pool, error slot (base/); last, so that the
      * hot arrays above stay near the start of the struct */
     rvo_base base;
@@ -204,11 +217,17 @@ static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
+/* NULL when the def is valid, else the message naming the bad field (what
+ * rvo_agent_def_check and rvo_world_def_check report). */
+const char *rvo__agent_def_why(const rvo_agent_def *d);
+const char *rvo__world_def_why(const rvo_world_def *d);
 
 /* obstacles.c: recounts the moving obstacles and their top speed. */
 void rvo__obstacles_moving_update(rvo_world *w);
 /* obstacles.c: moves the moving obstacles by velocity * dt. */
 void rvo__obstacles_move(rvo_world *w, float dt);
+/* obstacles.c: is p inside the closed ring of obstacle ob (crossing number)? */
+bool rvo__obstacle_contains(const rvo_world *w, const obstacle *ob, rvo_vec2 p);
 /* obstacles.c: frees the obstacle store (not the edge grid over it). */
 void rvo__obstacles_free(rvo_world *w);
 

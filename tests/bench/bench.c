@@ -9,8 +9,10 @@
  *   solver: orca (default), ue or rvo
  *   mode: "default" (overlap resolution on), "plain" (rvo2_compat: exactly
  *   RVO2's work), "features" (plain, with weights 0.3..0.7, a group mask and
- *   finite heights on every agent, so every game check runs) or "hook"
- *   (default, with the solve run by the host task system below). */
+ *   finite heights on every agent, so every game check runs), "hook"
+ *   (default, with the solve run by the host task system below), "moving"
+ *   (default, every obstacle moving at 0.1 m/s, alternately along x and y)
+ *   or "moving1" (default, the first obstacle only, at 0.5 m/s along x). */
 #include "scenes.h"
 
 #include <pthread.h>
@@ -87,8 +89,8 @@ int main(int argc, char **argv) {
     }
     const char *mode = argc > 7 ? argv[7] : "default";
     if (strcmp(mode, "default") != 0 && strcmp(mode, "plain") != 0 && strcmp(mode, "features") != 0 &&
-        strcmp(mode, "hook") != 0) {
-        fprintf(stderr, "unknown mode '%s' (default, plain, features, hook)\n", mode);
+        strcmp(mode, "hook") != 0 && strcmp(mode, "moving") != 0 && strcmp(mode, "moving1") != 0) {
+        fprintf(stderr, "unknown mode '%s' (default, plain, features, hook, moving, moving1)\n", mode);
         return 2;
     }
     if (n_arg < 1 || threads < 1 || threads > 64 || warm < 0 || steps < 0) {
@@ -105,6 +107,16 @@ int main(int argc, char **argv) {
         rvo_world_set_solver(s.w, (rvo_solver)rvo_solver_from_name(solver));
     if (strcmp(mode, "plain") == 0 || strcmp(mode, "features") == 0)
         rvo_world_set_rvo2_compat(s.w, true);
+    if (strncmp(mode, "moving", 6) == 0) {
+        const bool one = strcmp(mode, "moving1") == 0;
+        const int32_t no = rvo_world_obstacle_count(s.w);
+        rvo_obstacle_id *oids = malloc(sizeof *oids * (size_t)(no > 0 ? no : 1));
+        rvo_world_obstacle_ids(s.w, oids, no);
+        for (int32_t k = 0; k < (one && no > 0 ? 1 : no); ++k)
+            rvo_obstacle_set_velocity(s.w, oids[k], one ? 0.5f : (k % 2 ? 0.0f : 0.1f),
+                                      one ? 0.0f : (k % 2 ? 0.1f : 0.0f));
+        free(oids);
+    }
     if (strcmp(mode, "features") == 0) {
         for (int i = 0; i < n; ++i) {
             rvo_agent_set_param(s.w, s.ids[i], RVO_PARAM_WEIGHT, 0.3 + 0.1 * (i % 5));

@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
     if (max_steps <= 0)
         max_steps = 3 * free_steps;
 
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = s.dt;
     wd.agent.radius = s.radius;
     wd.agent.max_speed = s.max_speed;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     wd.agent.max_neighbors = s.max_neighbors;
     wd.agent.time_horizon = s.time_horizon;
     wd.agent.time_horizon_obst = s.time_horizon_obst;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_rvo2_compat(w, strcmp(mode, "rvo2") == 0);
     if (strcmp(mode, "soft") == 0)
         rvo_world_set_strict_overlap(w, false);

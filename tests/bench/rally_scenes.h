@@ -34,14 +34,14 @@ typedef struct rest {
  * 2: two squads from either side to random slots of two patches side by
  * side; 3: from 20-30 m all round to one rally point. */
 static rest rally(int scene, float arrive, int threads, unsigned seed, int mode) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = 2;
     wd.agent.neighbor_dist = 5;
     wd.agent.time_horizon = 2;
     wd.threads = threads;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rest r = {0, 0, 0, 0, 0, 0};
     if (!w)
         return r;

@@ -71,7 +71,7 @@ static scene make(const char *name) {
 static int run(const char *name, float th, float vmax, int goal, int verbose, int threads,
                unsigned long long *hash) {
     scene s = make(name);
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = vmax;
@@ -79,7 +79,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
     wd.agent.max_neighbors = 16;
     wd.agent.time_horizon = th;
     wd.threads = threads;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_agent_id id[MAXA];
     for (int i = 0; i < s.n; ++i)
         id[i] = rvo_world_add_agent(w, s.sx[i], s.sy[i], NULL);
@@ -98,7 +98,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
         int done = 1;
         for (int i = 0; i < s.n; ++i) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, id[i], &p);
+            rvo_agent_position(w, id[i], &p);
             const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
             if (prog < 20 - 1e-3f)
                 done = 0;
@@ -121,7 +121,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
         rvo_world_step(w, 0);
         for (int i = 0; i < s.n; ++i) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, id[i], &p);
+            rvo_agent_position(w, id[i], &p);
             const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
             if (prog > best[i])
                 best[i] = prog;
@@ -134,7 +134,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             }
             for (int j = i + 1; j < s.n; ++j) {
                 rvo_vec2 q;
-                rvo_agent_get_position(w, id[j], &q);
+                rvo_agent_position(w, id[j], &q);
                 const float ov = 1.0f - hypotf(p.x - q.x, p.y - q.y) / 1.0f;
                 if (ov > overlap)
                     overlap = ov;
@@ -145,7 +145,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
         unsigned long long h = 1469598103934665603ull;
         for (int i = 0; i < s.n; ++i) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, id[i], &p);
+            rvo_agent_position(w, id[i], &p);
             unsigned char b[8];
             memcpy(b, &p, 8);
             for (int k = 0; k < 8; ++k)

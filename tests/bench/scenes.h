@@ -241,7 +241,7 @@ static inline scene make_hooked(const char *name, int n, int threads, alloc_coun
     memset(&s, 0, sizeof s);
     s.spec = spec_make(name, n);
     n = s.spec.n;
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = s.spec.dt;
     wd.threads = threads;
     wd.agent.neighbor_dist = s.spec.neighbor_dist;
@@ -257,7 +257,7 @@ static inline scene make_hooked(const char *name, int n, int threads, alloc_coun
         wd.alloc = counting_alloc;
         wd.alloc_user = counter;
     }
-    s.w = rvo_world_create(&wd);
+    s.w = rvo_world_create(&wd, NULL);
     if (!s.w) {
         fprintf(stderr, "scene: cannot create a world\n");
         exit(1);

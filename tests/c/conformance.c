@@ -116,10 +116,10 @@ typedef struct scenario {
 } scenario;
 
 static rvo_world *make_world(const scenario *sc, const trace *t, rvo_agent_id *ids) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
     wd.agent = sc->def;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_rvo2_compat(w, true); /* move exactly as RVO2 does */
     for (int a = 0; a < t->agents; ++a)
         ids[a] = rvo_world_add_agent(w, state(t, 0, a)[0], state(t, 0, a)[1], NULL);
@@ -137,7 +137,7 @@ static rvo_world *make_world(const scenario *sc, const trace *t, rvo_agent_id *i
 }
 
 static scenario circle_scenario(void) {
-    scenario sc = {"circle250_pref2", 400, 399, rvo_default_agent_def(), false};
+    scenario sc = {"circle250_pref2", 400, 399, rvo_agent_def_default(), false};
     sc.def.neighbor_dist = 15;
     sc.def.max_neighbors = 10;
     sc.def.time_horizon = 10;
@@ -148,7 +148,7 @@ static scenario circle_scenario(void) {
 }
 
 static scenario blocks_scenario(void) {
-    scenario sc = {"blocks", 1000, 999, rvo_default_agent_def(), true};
+    scenario sc = {"blocks", 1000, 999, rvo_agent_def_default(), true};
     sc.def.neighbor_dist = 15;
     sc.def.max_neighbors = 10;
     sc.def.time_horizon = 5;
@@ -180,7 +180,7 @@ static void replay(const scenario *sc) {
         CHECK(rvo_world_solve(w, 0.25f) == RVO_OK);
         for (int a = 0; a < t.agents; ++a) {
             rvo_vec2 v;
-            rvo_agent_get_new_velocity(w, ids[a], &v);
+            rvo_agent_new_velocity(w, ids[a], &v);
             const float *s1 = state(&t, k + 1, a);
             const double err = hypot((double)v.x - s1[2], (double)v.y - s1[3]);
             ++total;
@@ -223,7 +223,7 @@ static void freerun(const scenario *sc, int must_match) {
         double worst = 0;
         for (int a = 0; a < t.agents; ++a) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, ids[a], &p);
+            rvo_agent_position(w, ids[a], &p);
             const float *s1 = state(&t, k + 1, a);
             const double err = hypot((double)p.x - s1[0], (double)p.y - s1[1]);
             if (err > worst)
@@ -259,7 +259,7 @@ static void home(void) {
         bool all_home = true;
         for (int a = 0; a < t.agents; ++a) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, ids[a], &p);
+            rvo_agent_position(w, ids[a], &p);
             /* goal logic of the trace: g = goal - p; if |g| > 2, g = normalize(g) * 2 */
             float gx = -state(&t, 0, a)[0] - p.x, gy = -state(&t, 0, a)[1] - p.y;
             const float d2 = gx * gx + gy * gy;
@@ -280,12 +280,12 @@ static void home(void) {
         for (int a = 0; a < t.agents; ++a) {
             rvo_agent_id nb[16];
             rvo_vec2 p, q;
-            rvo_agent_get_position(w, ids[a], &p);
+            rvo_agent_position(w, ids[a], &p);
             const int32_t n = rvo_world_query_radius(w, p.x, p.y, 3.0f, nb, 16);
             for (int32_t k = 0; k < n && k < 16; ++k) {
                 if (nb[k] == ids[a])
                     continue;
-                rvo_agent_get_position(w, nb[k], &q);
+                rvo_agent_position(w, nb[k], &q);
                 const double ov = 3.0 - hypot((double)p.x - q.x, (double)p.y - q.y);
                 if (ov > worst_overlap)
                     worst_overlap = ov;

@@ -33,7 +33,7 @@ static uint64_t hash_floats(const float *v, int n) {
 
 /* Runs the scene; 0 when the world refuses something. */
 static uint64_t run(int32_t threads) {
-    rvo_world_def def = rvo_default_world_def();
+    rvo_world_def def = rvo_world_def_default();
     def.threads = threads;
     def.time_step = 0.1f;
     def.agent.radius = 0.4f;
@@ -42,7 +42,7 @@ static uint64_t run(int32_t threads) {
     def.agent.max_neighbors = 10;
     def.agent.time_horizon = 2.0f;
     def.agent.time_horizon_obst = 2.0f;
-    rvo_world *w = rvo_world_create(&def);
+    rvo_world *w = rvo_world_create(&def, NULL);
     if (!w)
         return 0;
     /* Eastbound block west of the crossing, northbound block south of it. */
@@ -79,7 +79,7 @@ static uint64_t run(int32_t threads) {
     float xy[2 * AGENTS];
     for (int i = 0; i < AGENTS; ++i) {
         rvo_vec2 p;
-        rvo_agent_get_position(w, ids[i], &p);
+        rvo_agent_position(w, ids[i], &p);
         xy[2 * i] = p.x;
         xy[2 * i + 1] = p.y;
     }

@@ -71,7 +71,17 @@ static bool build(rvo_world *w, int agents) {
             return false;
     }
     const float box[8] = {30, 0, 32, 0, 32, 2, 30, 2};
-    if (rvo_world_add_obstacle(w, box, 4, true) == 0)
+    const rvo_obstacle_id o = rvo_world_add_obstacle(w, box, 4, true);
+    if (o == 0)
+        return false;
+    /* reshaped over some agents (their push-outs are filed: memory), back */
+    const float over[8] = {1, 1, 5, 1, 5, 5, 1, 5};
+    if (rvo_obstacle_set_points(w, o, over, 4) != RVO_OK) {
+        float got[8];
+        CHECK(rvo_obstacle_points(w, o, got, 4, NULL) == 4 && memcmp(got, box, sizeof box) == 0);
+        return false;
+    }
+    if (rvo_obstacle_set_points(w, o, box, 4) != RVO_OK)
         return false;
     for (int s = 0; s < 3; ++s)
         if (rvo_world_step(w, 0.0f) != RVO_OK)
@@ -80,14 +90,14 @@ static bool build(rvo_world *w, int agents) {
 }
 
 int main(void) {
-    rvo_world_def def = rvo_default_world_def();
+    rvo_world_def def = rvo_world_def_default();
     def.alloc = sized_alloc;
 
     /* A full run: count the calls, every size right. */
     sized s0;
     memset(&s0, 0, sizeof s0);
     def.alloc_user = &s0;
-    rvo_world *w = rvo_world_create(&def);
+    rvo_world *w = rvo_world_create(&def, NULL);
     CHECK(w != NULL);
     CHECK(build(w, 40));
     rvo_world_destroy(w);
@@ -104,7 +114,7 @@ int main(void) {
         memset(&s, 0, sizeof s);
         s.fail_at = k;
         def.alloc_user = &s;
-        w = rvo_world_create(&def);
+        w = rvo_world_create(&def, NULL);
         if (!w) {
             CHECK(s.nblocks == 0);
             CHECK(s.wrong_size == 0);

@@ -12,11 +12,11 @@
 #define ALL 0xffffffffu
 
 static rvo_world *world(float dt, int threads) {
-    rvo_world_def d = rvo_default_world_def();
+    rvo_world_def d = rvo_world_def_default();
     d.time_step = dt;
     d.threads = threads;
     d.agent.max_speed = 2;
-    return rvo_world_create(&d);
+    return rvo_world_create(&d, NULL);
 }
 
 static rvo_agent_id agent(rvo_world *w, float x, float y, float pvx, float pvy) {
@@ -45,10 +45,10 @@ static void timers(void) {
           rvo_agent_is_locked(w, free) == 1);
     CHECK(lock_time(w, a) == 0.2 && lock_time(w, free) == 0.001);
     rvo_vec2 nv, v;
-    CHECK(rvo_agent_get_new_velocity(w, a, &nv) == RVO_OK);
+    CHECK(rvo_agent_new_velocity(w, a, &nv) == RVO_OK);
     CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
     CHECK(rvo_world_release_pushed(w) == 0);
-    CHECK(rvo_agent_get_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
+    CHECK(rvo_agent_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
     CHECK(rvo_world_advance_locks(w, 0.05) == 1); /* the clean lock */
     CHECK(rvo_agent_is_locked(w, free) == 0 && lock_time(w, free) == 0);
     for (int k = 0; k < 3; ++k) { /* 0.2 s: three more solves keep the velocity */
@@ -56,7 +56,7 @@ static void timers(void) {
         CHECK(rvo_agent_set_pref_velocity(w, a, 1.2f, 0) == RVO_OK); /* a small change of mind */
         CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
         CHECK(rvo_world_lock_solved(w, 1e-4f, 0.2, 0.001, 0.5, ALL) >= 0);
-        CHECK(rvo_agent_get_new_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
+        CHECK(rvo_agent_new_velocity(w, a, &v) == RVO_OK && same_bits(&v, &nv));
         CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
         CHECK(rvo_world_advance_locks(w, 0.05) >= 1);
     }
@@ -133,8 +133,7 @@ static void walked_through(void) {
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
         CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
         rvo_vec2 r, k;
-        CHECK(rvo_agent_get_position(w, ram, &r) == RVO_OK &&
-              rvo_agent_get_position(w, walker, &k) == RVO_OK);
+        CHECK(rvo_agent_position(w, ram, &r) == RVO_OK && rvo_agent_position(w, walker, &k) == RVO_OK);
         CHECK(k.x == 0.6f + 0.1f && k.y == 0); /* the walker goes its way */
         if (press)
             CHECK(r.x < 0.1f - 0.2f); /* the ram pressed into it: moved out */
@@ -161,7 +160,7 @@ static void contact(void) {
     uint8_t *buf = malloc(n);
     rvo_world_save(w, buf, n);
     rvo_world *l = NULL;
-    CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+    CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
     free(buf);
     CHECK(rvo_world_release_pushed(w) == 1);
     CHECK(rvo_agent_is_locked(w, a) == 0 && rvo_agent_is_locked(w, wall) == 1);
@@ -224,7 +223,7 @@ static uint64_t crowd(int threads, bool snapshot_midway) {
             uint8_t *buf = malloc(n);
             rvo_world_save(w, buf, n);
             rvo_world *l = NULL;
-            CHECK(rvo_world_load(buf, n, NULL, &l, NULL, 0) == RVO_OK);
+            CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
             free(buf);
             if (!l)
                 break;
@@ -274,17 +273,17 @@ static void steer(void) {
     CHECK(rng[0] == s1 && rng[1] == s2); /* one draw: a's */
     const double k = 2 / sqrt(1 + e * e);
     rvo_vec2 p;
-    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK);
+    CHECK(rvo_agent_pref_velocity(w, a, &p) == RVO_OK);
     CHECK(p.x == (float)(1 * k) && p.y == (float)(e * k));
-    CHECK(rvo_agent_get_pref_velocity(w, b, &p) == RVO_OK);
+    CHECK(rvo_agent_pref_velocity(w, b, &p) == RVO_OK);
     CHECK(p.x == (float)((10.2 - 10) / (double)0.1f) && p.y == 0); /* lands on the goal */
-    CHECK(rvo_agent_get_pref_velocity(w, c, &p) == RVO_OK && p.x == 0 && p.y == 0);
+    CHECK(rvo_agent_pref_velocity(w, c, &p) == RVO_OK && p.x == 0 && p.y == 0);
     /* no generator: straight on */
     CHECK(rvo_world_steer(w, ids, goals, 1, 0.1, 0, 0, NULL, NULL) == 1);
-    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 2 && p.y == 0);
+    CHECK(rvo_agent_pref_velocity(w, a, &p) == RVO_OK && p.x == 2 && p.y == 0);
     /* slow radius: half the speed at half the radius */
     CHECK(rvo_world_steer(w, ids, goals, 1, 0, 20, 0, NULL, NULL) == 1);
-    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 1);
+    CHECK(rvo_agent_pref_velocity(w, a, &p) == RVO_OK && p.x == 1);
 
     /* bad input: nothing changes (not even the agents before the bad one) */
     CHECK(rvo_agent_set_pref_velocity(w, a, 3, 3) == RVO_OK);
@@ -313,7 +312,7 @@ static void steer(void) {
           rvo_world_last_error_arg(w) == 1 && strstr(rvo_world_last_error(w), "(number 3 in ids)") != NULL);
     CHECK(rvo_world_steer(w, ids, bad_goal, 3, 0.1, 0, 0, NULL, NULL) == RVO_ERR_INVALID_ARGUMENT &&
           rvo_world_last_error_arg(w) == 2);
-    CHECK(rvo_agent_get_pref_velocity(w, a, &p) == RVO_OK && p.x == 3 && p.y == 3);
+    CHECK(rvo_agent_pref_velocity(w, a, &p) == RVO_OK && p.x == 3 && p.y == 3);
     CHECK(rvo_world_steer(w, NULL, NULL, 0, 0, 0, 0, NULL, NULL) == 0);
     rvo_world_destroy(w);
 }

@@ -1,4 +1,4 @@
-/* The debug query rvo_world_agent_orca_lines: the lines it returns are the
+/* The debug query rvo_agent_orca_lines: the lines it returns are the
  * ones the solve used (the LP over them gives the solved velocity, bit for
  * bit), obstacle lines come first, buffers and bad input are handled. */
 #include <string.h>
@@ -24,13 +24,13 @@ static rvo_vec2 lp_velocity(const float *buf, int32_t n, int32_t nobst, float ma
 
 /* A small crowd around a block; returns the world (threads as given). */
 static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
     wd.threads = threads;
     wd.agent.radius = 0.5f;
     wd.agent.neighbor_dist = 6;
     wd.agent.time_horizon = 3;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const float block[] = {-1, 2, 1, 2, 1, 3, -1, 3};
     rvo_world_add_obstacle(w, block, 4, true);
     for (int32_t i = 0; i < n; ++i) {
@@ -52,17 +52,17 @@ int main(void) {
     int32_t total_obst = 0, total_lines = 0;
     for (int32_t i = 0; i < N; ++i) {
         int32_t nobst = -1;
-        const int32_t n = rvo_world_agent_orca_lines(w, ids[i], 0, buf, CAP, &nobst);
+        const int32_t n = rvo_agent_orca_lines(w, ids[i], 0, buf, CAP, &nobst);
         CHECK(n >= 0 && n <= CAP && nobst >= 0 && nobst <= n);
         total_obst += nobst;
         total_lines += n;
         for (int32_t k = 0; k < n; ++k) /* unit directions */
             CHECK_NEAR(hypot(buf[4 * k + 2], buf[4 * k + 3]), 1.0, 1e-5);
         rvo_vec2 pref, got;
-        rvo_agent_get_pref_velocity(w, ids[i], &pref);
-        rvo_agent_get_new_velocity(w, ids[i], &got);
+        rvo_agent_pref_velocity(w, ids[i], &pref);
+        rvo_agent_new_velocity(w, ids[i], &got);
         double max_speed;
-        rvo_agent_get_param(w, ids[i], RVO_PARAM_MAX_SPEED, &max_speed);
+        rvo_agent_param(w, ids[i], RVO_PARAM_MAX_SPEED, &max_speed);
         const rvo_vec2 v = lp_velocity(buf, n, nobst, (float)max_speed, pref);
         CHECK(v.x == got.x && v.y == got.y); /* exactly the lines the solve used */
     }
@@ -77,8 +77,8 @@ int main(void) {
     rvo_world_solve(w2, 0.25f);
     for (int32_t i = 0; i < N; ++i) {
         int32_t a = 0, b = 0;
-        const int32_t n1 = rvo_world_agent_orca_lines(w, ids[i], 0, buf, CAP, &a);
-        const int32_t n2 = rvo_world_agent_orca_lines(w2, ids2[i], 0, buf2, CAP, &b);
+        const int32_t n1 = rvo_agent_orca_lines(w, ids[i], 0, buf, CAP, &a);
+        const int32_t n2 = rvo_agent_orca_lines(w2, ids2[i], 0, buf2, CAP, &b);
         CHECK(n1 == n2 && a == b && memcmp(buf, buf2, sizeof(float) * 4 * (size_t)n1) == 0);
     }
     rvo_world_destroy(w2);
@@ -86,36 +86,36 @@ int main(void) {
     /* A short buffer gets cap lines and the total; cap 0 with NULL counts. */
     int32_t most = 0, most_i = 0;
     for (int32_t i = 0; i < N; ++i) {
-        const int32_t n = rvo_world_agent_orca_lines(w, ids[i], 0, NULL, 0, NULL);
+        const int32_t n = rvo_agent_orca_lines(w, ids[i], 0, NULL, 0, NULL);
         if (n > most)
             most = n, most_i = i;
     }
     CHECK(most >= 2);
     for (int32_t k = 0; k < 4 * CAP; ++k)
         buf[k] = -99.0f;
-    CHECK(rvo_world_agent_orca_lines(w, ids[most_i], 0, buf, 1, NULL) == most);
+    CHECK(rvo_agent_orca_lines(w, ids[most_i], 0, buf, 1, NULL) == most);
     CHECK(buf[3] != -99.0f && buf[4] == -99.0f);
 
     /* An agent alone in open space has no lines. */
     const rvo_agent_id lone = rvo_world_add_agent(w, 500, 500, NULL);
-    CHECK(rvo_world_agent_orca_lines(w, lone, 0, buf, CAP, NULL) == 0);
+    CHECK(rvo_agent_orca_lines(w, lone, 0, buf, CAP, NULL) == 0);
 
     /* Bad input: an error naming the argument, nothing changed. */
     rvo_vec2 before, after;
-    rvo_agent_get_position(w, ids[0], &before);
-    CHECK(rvo_world_agent_orca_lines(w, 999, 0, buf, CAP, NULL) == RVO_ERR_UNKNOWN_ID);
+    rvo_agent_position(w, ids[0], &before);
+    CHECK(rvo_agent_orca_lines(w, 999, 0, buf, CAP, NULL) == RVO_ERR_UNKNOWN_ID);
     CHECK(rvo_world_last_error_arg(w) == 1);
     rvo_world_remove_agent(w, lone);
-    CHECK(rvo_world_agent_orca_lines(w, lone, 0, buf, CAP, NULL) == RVO_ERR_UNKNOWN_ID);
-    CHECK(rvo_world_agent_orca_lines(w, ids[0], NAN, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_orca_lines(w, lone, 0, buf, CAP, NULL) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_agent_orca_lines(w, ids[0], NAN, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_last_error_arg(w) == 2);
-    CHECK(rvo_world_agent_orca_lines(w, ids[0], -1, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_world_agent_orca_lines(w, ids[0], INFINITY, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_world_agent_orca_lines(w, ids[0], 0, buf, -1, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_orca_lines(w, ids[0], -1, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_orca_lines(w, ids[0], INFINITY, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_orca_lines(w, ids[0], 0, buf, -1, NULL) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_last_error_arg(w) == 3);
-    CHECK(rvo_world_agent_orca_lines(w, ids[0], 0, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_world_agent_orca_lines(NULL, ids[0], 0, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
-    rvo_agent_get_position(w, ids[0], &after);
+    CHECK(rvo_agent_orca_lines(w, ids[0], 0, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_orca_lines(NULL, ids[0], 0, buf, CAP, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    rvo_agent_position(w, ids[0], &after);
     CHECK(before.x == after.x && before.y == after.y);
     CHECK(rvo_world_integrate(w, 0.25f) == RVO_OK); /* still in the solved phase */
     rvo_world_destroy(w);

@@ -23,11 +23,11 @@
 static const rvo_solver solvers[] = {RVO_SOLVER_ORCA, RVO_SOLVER_UE, RVO_SOLVER_RVO};
 
 static rvo_world *world(rvo_solver solver, bool compat, const rvo_agent_def *agent) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     if (agent)
         wd.agent = *agent;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_solver(w, solver);
     rvo_world_set_rvo2_compat(w, compat);
     return w;
@@ -38,13 +38,13 @@ static bool all_finite(const rvo_world *w) {
     const int32_t n = rvo_world_agent_count(w);
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n + 1));
     bool ok = true;
-    rvo_world_get_positions(w, xy, n);
+    rvo_world_positions(w, xy, n);
     for (int32_t k = 0; k < 2 * n; ++k)
         ok = ok && isfinite(xy[k]);
-    rvo_world_get_velocities(w, xy, n);
+    rvo_world_velocities(w, xy, n);
     for (int32_t k = 0; k < 2 * n; ++k)
         ok = ok && isfinite(xy[k]);
-    rvo_world_get_new_velocities(w, xy, n);
+    rvo_world_new_velocities(w, xy, n);
     for (int32_t k = 0; k < 2 * n; ++k)
         ok = ok && isfinite(xy[k]);
     free(xy);
@@ -53,7 +53,7 @@ static bool all_finite(const rvo_world *w) {
 
 static rvo_vec2 pos(const rvo_world *w, rvo_agent_id id) {
     rvo_vec2 p = {NAN, NAN};
-    rvo_agent_get_position(w, id, &p);
+    rvo_agent_position(w, id, &p);
     return p;
 }
 
@@ -174,7 +174,7 @@ static void enclosure(rvo_solver solver, bool compat) {
 }
 
 static void no_neighbors(rvo_solver solver) {
-    rvo_agent_def ad = rvo_default_agent_def();
+    rvo_agent_def ad = rvo_agent_def_default();
     ad.max_neighbors = 0;
     rvo_world *w = world(solver, true, &ad);
     const rvo_agent_id a = rvo_world_add_agent(w, -2, 0, NULL), b = rvo_world_add_agent(w, 2, 0, NULL);
@@ -184,7 +184,7 @@ static void no_neighbors(rvo_solver solver) {
     CHECK(rvo_world_query_neighbors(w, a, out, 4) == 0);
     CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
     rvo_vec2 v;
-    rvo_agent_get_new_velocity(w, a, &v);
+    rvo_agent_new_velocity(w, a, &v);
     CHECK(v.x == 1.0f && v.y == 0.0f); /* its preferred velocity: b is ignored */
     CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
     CHECK(run(w, 40));
@@ -197,7 +197,7 @@ static void no_neighbors(rvo_solver solver) {
 }
 
 static void tiny_horizon(rvo_solver solver, bool compat) {
-    rvo_agent_def ad = rvo_default_agent_def();
+    rvo_agent_def ad = rvo_agent_def_default();
     ad.time_horizon = 1e-30f;
     ad.time_horizon_obst = 1e-30f;
     rvo_world *w = world(solver, compat, &ad);

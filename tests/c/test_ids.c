@@ -5,27 +5,27 @@
 #include <stdlib.h>
 
 int main(void) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const rvo_agent_id a = rvo_world_add_agent(w, 0, 0, NULL);
     const rvo_agent_id b = rvo_world_add_agent(w, 5, 0, NULL);
     CHECK(a == 1 && b == 2); /* fresh worlds count from 1 */
-    CHECK(!rvo_world_agent_valid(w, 0));
-    CHECK(!rvo_world_agent_valid(w, 3));
+    CHECK(!rvo_agent_is_valid(w, 0));
+    CHECK(!rvo_agent_is_valid(w, 3));
     CHECK(rvo_world_remove_agent(w, a) == RVO_OK);
-    CHECK(!rvo_world_agent_valid(w, a));
+    CHECK(!rvo_agent_is_valid(w, a));
     CHECK(rvo_world_remove_agent(w, a) == RVO_ERR_UNKNOWN_ID);
     CHECK(rvo_world_last_error_arg(w) == 1);
     rvo_vec2 p;
-    CHECK(rvo_agent_get_position(w, a, &p) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_agent_position(w, a, &p) == RVO_ERR_UNKNOWN_ID);
     CHECK(rvo_agent_set_pref_velocity(w, a, 1, 0) == RVO_ERR_UNKNOWN_ID);
     const rvo_agent_id c = rvo_world_add_agent(w, 7, 0, NULL); /* reuses a's slot */
     CHECK(c != a && c != 0);
     CHECK((c & 0xffffff) == (a & 0xffffff));
     CHECK(c < (1ull << 53));
-    CHECK(!rvo_world_agent_valid(w, a));
-    CHECK(rvo_agent_get_position(w, b, &p) == RVO_OK && p.x == 5);
-    CHECK(rvo_agent_get_position(w, c, &p) == RVO_OK && p.x == 7);
+    CHECK(!rvo_agent_is_valid(w, a));
+    CHECK(rvo_agent_position(w, b, &p) == RVO_OK && p.x == 5);
+    CHECK(rvo_agent_position(w, c, &p) == RVO_OK && p.x == 7);
 
     /* Churn: random adds and removes; every live id maps to its own agent. */
     enum { N = 3000 };
@@ -33,7 +33,7 @@ int main(void) {
     static float tag[N];
     int n = 0;
     unsigned seed = 12345;
-    rvo_world *z = rvo_world_create(&wd);
+    rvo_world *z = rvo_world_create(&wd, NULL);
     rvo_agent_id removed[64];
     int nremoved = 0;
     for (int it = 0; it < 40000; ++it) {
@@ -60,12 +60,12 @@ int main(void) {
     int bad = 0;
     for (int k = 0; k < n; ++k) {
         rvo_vec2 q;
-        if (rvo_agent_get_position(z, live[k], &q) != RVO_OK || q.y != tag[k])
+        if (rvo_agent_position(z, live[k], &q) != RVO_OK || q.y != tag[k])
             ++bad;
     }
     CHECK(bad == 0);
     for (int k = 0; k < 64 && k < nremoved; ++k)
-        CHECK(!rvo_world_agent_valid(z, removed[k]));
+        CHECK(!rvo_agent_is_valid(z, removed[k]));
     /* The bulk id list is a permutation of the live ids. */
     rvo_agent_id *ids = malloc(sizeof *ids * (size_t)n);
     CHECK(rvo_world_agent_ids(z, ids, n) == n);

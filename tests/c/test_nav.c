@@ -48,7 +48,7 @@ static void open_box(soup *s, float x0, float z0, float x1, float z1, float h) {
 }
 
 static rvo_nav_config test_config(void) {
-    rvo_nav_config c = rvo_nav_default_config();
+    rvo_nav_config c = rvo_nav_config_default();
     c.cell_size = 0.2f;
     c.agent_radius = 0.4f;
     return c;
@@ -239,9 +239,14 @@ static void test_bad_build(void) {
     floor_quad(&tiny, 0, 0, 0.5f, 0.5f, 0);
     expect_build_error(tiny.v, 4, tiny.t, 2, &cfg, RVO_ERR_DEGENERATE, 0, "nothing is walkable");
     rvo_nav_destroy(NULL);
-    CHECK(rvo_nav_config_check(NULL) != NULL);
-    const rvo_nav_config def = rvo_nav_default_config();
-    CHECK(rvo_nav_config_check(&def) == NULL);
+    rvo_error err;
+    CHECK(rvo_nav_config_check(NULL, &err) == RVO_ERR_INVALID_ARGUMENT && err.arg == 1 && err.message[0]);
+    rvo_nav_config def = rvo_nav_config_default();
+    CHECK(rvo_nav_config_check(&def, &err) == RVO_OK && err.status == RVO_OK && err.message[0] == 0);
+    def.cell_size = -1;
+    CHECK(rvo_nav_config_check(&def, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_nav_config_check(&def, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          strcmp(err.message, "cell_size must be finite and > 0") == 0);
 }
 
 int main(void) {

@@ -39,9 +39,9 @@ static double clearance(const poly *ps, int np, rvo_vec2 p) {
  * clearance seen, and whether it arrived (within 0.1) in max_steps. */
 static double walk(const poly *ps, int np, float sx, float sy, float gx, float gy, int max_steps,
                    bool *arrived) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     for (int k = 0; k < np; ++k)
         CHECK(rvo_world_add_obstacle(w, ps[k].xy, ps[k].n, ps[k].closed) != 0);
     const rvo_agent_id a = rvo_world_add_agent(w, sx, sy, NULL);
@@ -49,7 +49,7 @@ static double walk(const poly *ps, int np, float sx, float sy, float gx, float g
     *arrived = false;
     for (int s = 0; s < max_steps; ++s) {
         rvo_vec2 p;
-        rvo_agent_get_position(w, a, &p);
+        rvo_agent_position(w, a, &p);
         const double c = clearance(ps, np, p);
         if (c < worst)
             worst = c;
@@ -114,8 +114,8 @@ int main(void) {
 
     /* Collisions: an agent overlapping an edge or a vertex is pushed out. */
     {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         rvo_world_add_obstacle(w, box, 4, true);
         const rvo_agent_id e = rvo_world_add_agent(w, 0, 1.3f, NULL);     /* 0.3 from the top edge */
         const rvo_agent_id v = rvo_world_add_agent(w, 1.2f, -1.2f, NULL); /* 0.28 from a corner */
@@ -124,8 +124,8 @@ int main(void) {
         CHECK(rvo_world_solve(w, 0) != RVO_OK); /* dt 0 is not a solve step */
         CHECK(rvo_world_solve(w, 1.0f / 60) == RVO_OK);
         rvo_vec2 ve, vv;
-        rvo_agent_get_new_velocity(w, e, &ve);
-        rvo_agent_get_new_velocity(w, v, &vv);
+        rvo_agent_new_velocity(w, e, &ve);
+        rvo_agent_new_velocity(w, v, &vv);
         CHECK(ve.y >= 0.0f);        /* not further into the edge */
         CHECK(vv.x - vv.y >= 0.0f); /* not further into the corner */
         rvo_world_destroy(w);
@@ -133,8 +133,8 @@ int main(void) {
 
     /* Obstacles come and go at any time; ids are checked. */
     {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
         const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, wall, 2, false);
         CHECK(o1 != 0 && o2 != 0 && o1 != o2);
@@ -144,14 +144,14 @@ int main(void) {
         for (int s = 0; s < 30; ++s)
             rvo_world_step(w, 0);
         CHECK(rvo_world_remove_obstacle(w, o2) == RVO_OK);
-        CHECK(!rvo_world_obstacle_valid(w, o2));
+        CHECK(!rvo_obstacle_is_valid(w, o2));
         CHECK(rvo_world_remove_obstacle(w, o2) == RVO_ERR_UNKNOWN_ID);
-        CHECK(rvo_world_obstacle_valid(w, o1));
+        CHECK(rvo_obstacle_is_valid(w, o1));
         rvo_vec2 p;
         double worst = INFINITY;
         for (int s = 0; s < 600; ++s) {
             rvo_world_step(w, 0);
-            rvo_agent_get_position(w, a, &p);
+            rvo_agent_position(w, a, &p);
             const double c = clearance(&sq, 1, p);
             worst = c < worst ? c : worst;
         }
@@ -159,7 +159,7 @@ int main(void) {
         CHECK(rvo_world_remove_obstacle(w, o1) == RVO_OK);
         for (int s = 0; s < 300; ++s)
             rvo_world_step(w, 0);
-        rvo_agent_get_position(w, a, &p);
+        rvo_agent_position(w, a, &p);
         CHECK(p.y > 5.0f); /* nothing blocks any more */
         const rvo_obstacle_id o3 = rvo_world_add_obstacle(w, box, 4, true);
         CHECK(o3 != o1 && o3 != o2);
@@ -180,8 +180,8 @@ int main(void) {
     }
     /* Reading obstacles back: ids, points, nearby ones; bad input rejected. */
     {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         const float open3[] = {0, 5, 1, 6, 2, 5};
         const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
         const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, open3, 3, false);
@@ -190,15 +190,15 @@ int main(void) {
         CHECK(rvo_world_obstacle_ids(w, NULL, 0) == 2);
         float xy[8];
         bool closed = false;
-        CHECK(rvo_world_obstacle_points(w, o1, xy, 4, &closed) == 4 && closed);
+        CHECK(rvo_obstacle_points(w, o1, xy, 4, &closed) == 4 && closed);
         CHECK(memcmp(xy, box, sizeof xy) == 0);
-        CHECK(rvo_world_obstacle_points(w, o2, xy, 1, &closed) == 3 && !closed); /* cap 1: one point */
+        CHECK(rvo_obstacle_points(w, o2, xy, 1, &closed) == 3 && !closed); /* cap 1: one point */
         CHECK(xy[0] == 0 && xy[1] == 5);
-        CHECK(rvo_world_obstacle_points(w, o2, xy, 4, NULL) == 3 && xy[4] == 2 && xy[5] == 5);
-        CHECK(rvo_world_obstacle_points(w, o2 + (1ull << 24), xy, 4, NULL) == RVO_ERR_UNKNOWN_ID);
-        CHECK(rvo_world_obstacle_points(w, o1, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_obstacle_points(w, o2, xy, 4, NULL) == 3 && xy[4] == 2 && xy[5] == 5);
+        CHECK(rvo_obstacle_points(w, o2 + (1ull << 24), xy, 4, NULL) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_obstacle_points(w, o1, NULL, 4, NULL) == RVO_ERR_INVALID_ARGUMENT);
         CHECK(rvo_world_last_error_arg(w) == 2);
-        CHECK(rvo_world_obstacle_points(w, o1, NULL, 0, NULL) == 4); /* asks the size */
+        CHECK(rvo_obstacle_points(w, o1, NULL, 0, NULL) == 4); /* asks the size */
         CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 1.0f, ids, 4) == 0);
         CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 2.8f, ids, 4) == 1 && ids[0] == o2);
         CHECK(rvo_world_query_obstacles(w, 0, 3.9f, 3.0f, ids, 4) == 2 && ids[0] == o2 && ids[1] == o1);
@@ -212,18 +212,18 @@ int main(void) {
     }
     /* An explicit side: the winding no longer decides; bad sides rejected. */
     {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         const float cw[] = {-1, -1, -1, 1, 1, 1, 1, -1};
         float xy[8];
         const rvo_obstacle_id s1 = rvo_world_add_obstacle_side(w, cw, 4, true, RVO_SIDE_SOLID);
-        CHECK(rvo_world_obstacle_points(w, s1, xy, 4, NULL) == 4);
+        CHECK(rvo_obstacle_points(w, s1, xy, 4, NULL) == 4);
         CHECK(memcmp(xy, box, sizeof xy) == 0); /* counter-clockwise, from the same first point */
         const rvo_obstacle_id s2 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_ENCLOSURE);
-        CHECK(rvo_world_obstacle_points(w, s2, xy, 4, NULL) == 4);
+        CHECK(rvo_obstacle_points(w, s2, xy, 4, NULL) == 4);
         CHECK(memcmp(xy, cw, sizeof xy) == 0);
         const rvo_obstacle_id s3 = rvo_world_add_obstacle_side(w, box, 4, true, RVO_SIDE_SOLID);
-        CHECK(rvo_world_obstacle_points(w, s3, xy, 4, NULL) == 4);
+        CHECK(rvo_obstacle_points(w, s3, xy, 4, NULL) == 4);
         CHECK(memcmp(xy, box, sizeof xy) == 0); /* already counter-clockwise: as given */
         CHECK(rvo_world_add_obstacle_side(w, box, 4, true, (rvo_obstacle_side)3) == 0);
         CHECK(rvo_world_last_error_arg(w) == 4);
@@ -235,29 +235,29 @@ int main(void) {
     }
     /* Reshaping keeps the id; bad points leave the obstacle as it was. */
     {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         const rvo_obstacle_id o1 = rvo_world_add_obstacle(w, box, 4, true);
         const rvo_obstacle_id o2 = rvo_world_add_obstacle(w, wall, 2, false);
         const float tri[] = {5, 5, 7, 5, 6, 7};
         const float hexa[] = {0, 0, 2, 0, 3, 1, 2, 2, 0, 2, -1, 1};
         float xy[16];
         bool closed;
-        CHECK(rvo_world_set_obstacle_points(w, o1, hexa, 6) == RVO_OK);
-        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, &closed) == 6 && closed);
+        CHECK(rvo_obstacle_set_points(w, o1, hexa, 6) == RVO_OK);
+        CHECK(rvo_obstacle_points(w, o1, xy, 8, &closed) == 6 && closed);
         CHECK(memcmp(xy, hexa, sizeof hexa) == 0);
-        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, &closed) == 2 && !closed && xy[0] == -3 && xy[2] == 3);
-        CHECK(rvo_world_set_obstacle_points(w, o1, tri, 3) == RVO_OK);
-        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
-        CHECK(rvo_world_obstacle_points(w, o2, xy, 8, NULL) == 2 && xy[0] == -3 && xy[2] == 3);
-        CHECK(rvo_world_set_obstacle_points(w, o1 + (1ull << 24), tri, 3) == RVO_ERR_UNKNOWN_ID);
-        CHECK(rvo_world_set_obstacle_points(w, o1, NULL, 3) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_obstacle_points(w, o2, xy, 8, &closed) == 2 && !closed && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_obstacle_set_points(w, o1, tri, 3) == RVO_OK);
+        CHECK(rvo_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        CHECK(rvo_obstacle_points(w, o2, xy, 8, NULL) == 2 && xy[0] == -3 && xy[2] == 3);
+        CHECK(rvo_obstacle_set_points(w, o1 + (1ull << 24), tri, 3) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_obstacle_set_points(w, o1, NULL, 3) == RVO_ERR_INVALID_ARGUMENT);
         CHECK(rvo_world_last_error_arg(w) == 2);
         const float flat[] = {0, 0, 1, 1, 2, 2};
-        CHECK(rvo_world_set_obstacle_points(w, o1, flat, 3) == RVO_ERR_DEGENERATE);
-        CHECK(rvo_world_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
+        CHECK(rvo_obstacle_set_points(w, o1, flat, 3) == RVO_ERR_DEGENERATE);
+        CHECK(rvo_obstacle_points(w, o1, xy, 8, NULL) == 3 && memcmp(xy, tri, sizeof tri) == 0);
         /* an agent walking through where the box was, into the wall's new place */
-        CHECK(rvo_world_set_obstacle_points(w, o2, (const float[]){-3, 3, 3, 3}, 2) == RVO_OK);
+        CHECK(rvo_obstacle_set_points(w, o2, (const float[]){-3, 3, 3, 3}, 2) == RVO_OK);
         const rvo_agent_id a = rvo_world_add_agent(w, 0, 0, NULL);
         double worst = INFINITY;
         poly nw = {(const float[]){-3, 3, 3, 3}, 2, false};
@@ -265,7 +265,7 @@ int main(void) {
             rvo_agent_set_pref_velocity(w, a, 0.0f, 2.0f);
             rvo_world_step(w, 0);
             rvo_vec2 p;
-            rvo_agent_get_position(w, a, &p);
+            rvo_agent_position(w, a, &p);
             const double c = clearance(&nw, 1, p);
             worst = c < worst ? c : worst;
         }

@@ -271,14 +271,14 @@ static void test_corridor_agents(void) {
     CHECK(o != NULL);
     CHECK(rvo_outline_loop_count(o) == 2); /* the L and the pillar */
 
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.agent.radius = 0.4f;
     wd.agent.max_speed = 1.5f;
     wd.agent.neighbor_dist = 5;
     wd.agent.time_horizon = 2;
     wd.agent.time_horizon_obst = 1;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     for (int32_t i = 0; i < rvo_outline_loop_count(o); ++i) {
         int32_t n = 0;
         const float *p = rvo_outline_loop(o, i, &n);
@@ -303,8 +303,8 @@ static void test_corridor_agents(void) {
     for (int step = 0; step < 900; ++step) {
         for (int i = 0; i < N; ++i) {
             rvo_vec2 p;
-            rvo_world_agent_valid(w, ids[i]);
-            rvo_agent_get_position(w, ids[i], &p);
+            rvo_agent_is_valid(w, ids[i]);
+            rvo_agent_position(w, ids[i], &p);
             float dx = goal[i][0] - p.x, dy = goal[i][1] - p.y;
             const float d = sqrtf(dx * dx + dy * dy);
             if (d < 1.0f && leg[i] == 0) { /* through the corner: on to the other leg's end */
@@ -321,7 +321,7 @@ static void test_corridor_agents(void) {
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         for (int i = 0; i < N; ++i) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, ids[i], &p);
+            rvo_agent_position(w, ids[i], &p);
             if (!inside(o, p.x, p.y))
                 ++outside;
             const double c = min_edge_dist(o, p.x, p.y);
@@ -334,7 +334,7 @@ static void test_corridor_agents(void) {
     int arrived = 0;
     for (int i = 0; i < N; ++i) {
         rvo_vec2 p;
-        rvo_agent_get_position(w, ids[i], &p);
+        rvo_agent_position(w, ids[i], &p);
         if (leg[i] == 1 && fabsf(p.x - goal[i][0]) < 3 && fabsf(p.y - goal[i][1]) < 3)
             ++arrived;
     }

@@ -20,7 +20,7 @@ typedef struct result {
 
 /* mode: 0 the default (nothing set), 1 soft (strict overlap off), 2 RVO2. */
 static result circle(int n, int mode) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
     wd.agent.neighbor_dist = 15;
     wd.agent.max_neighbors = 10;
@@ -28,7 +28,7 @@ static result circle(int n, int mode) {
     wd.agent.time_horizon_obst = 10;
     wd.agent.radius = 1.5f;
     wd.agent.max_speed = 2;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(rvo_world_strict_overlap(w) && !rvo_world_rvo2_compat(w)); /* the default */
     if (mode == 2)
         CHECK(rvo_world_set_rvo2_compat(w, true) == RVO_OK && rvo_world_rvo2_compat(w));
@@ -91,11 +91,11 @@ static void symmetric_scenes(void) {
     for (int k = 0; k < 3; ++k)
         for (unsigned seed = 1; seed <= 3; ++seed) {
             qscene s = qs_make(names[k], 0);
-            rvo_world_def wd = rvo_default_world_def();
+            rvo_world_def wd = rvo_world_def_default();
             wd.time_step = s.dt;
             wd.agent.radius = s.radius;
             wd.agent.max_speed = s.max_speed;
-            rvo_world *w = rvo_world_create(&wd);
+            rvo_world *w = rvo_world_create(&wd, NULL);
             const float *op = s.obst;
             for (int o = 0; o < s.nobst; op += 2 * s.obst_count[o], ++o)
                 CHECK(rvo_world_add_obstacle(w, op, s.obst_count[o], s.obst_closed[o]) != 0);
@@ -138,7 +138,7 @@ static void symmetric_scenes(void) {
  * max_steps); worst overlap and intrusion as fractions. */
 static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_steps, double *overlap,
                      double *intrusion) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = s->dt;
     wd.agent.radius = s->radius;
     wd.agent.max_speed = s->max_speed;
@@ -146,7 +146,7 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
     wd.agent.max_neighbors = s->max_neighbors;
     wd.agent.time_horizon = s->time_horizon;
     wd.agent.time_horizon_obst = s->time_horizon_obst;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_rvo2_compat(w, mode == 2);
     rvo_world_set_strict_overlap(w, mode == 1);
     const float *op = s->obst;
@@ -290,11 +290,11 @@ typedef struct arrival {
 } arrival;
 
 static arrival formation_arrival(int side, float spacing, int first, int late, int max_steps) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 1.0f / 30.0f;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = 1.5f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const int n = side * side;
     float spot[2 * 64];
     rvo_agent_id id[64];
@@ -311,7 +311,7 @@ static arrival formation_arrival(int side, float spacing, int first, int late, i
         bool home = true;
         for (int k = 0; k < n; ++k) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, id[k], &p);
+            rvo_agent_position(w, id[k], &p);
             const float dx = spot[2 * k] - p.x, dy = spot[2 * k + 1] - p.y, d = sqrtf(dx * dx + dy * dy);
             if (d > 0.05f)
                 home = false;
@@ -335,11 +335,11 @@ static arrival formation_arrival(int side, float spacing, int first, int late, i
         rvo_world_step(w, 0);
         for (int a = 0; a < n; ++a) {
             rvo_vec2 p, q;
-            rvo_agent_get_position(w, id[a], &p);
+            rvo_agent_position(w, id[a], &p);
             if (a < first || a >= first + late)
                 r.pushed = fmax(r.pushed, hypot(p.x - spot[2 * a], p.y - spot[2 * a + 1]));
             for (int b = a + 1; b < n; ++b) {
-                rvo_agent_get_position(w, id[b], &q);
+                rvo_agent_position(w, id[b], &q);
                 r.worst = fmax(r.worst, 1.0 - hypot(p.x - q.x, p.y - q.y));
             }
         }
@@ -377,14 +377,14 @@ static void formation_arrivals(void) {
  * origin and turned, so rounding does not break the symmetry for them.
  * Steps until everyone is home (within 0.05 m), -1 if not within max. */
 static int ring_swap(int k, float ox, float oy, float turn, int mode, int max_steps) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = 1.5f;
     wd.agent.neighbor_dist = 10;
     wd.agent.time_horizon = 2;
     wd.agent.time_horizon_obst = 1;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     if (mode == 1)
         rvo_world_set_strict_overlap(w, false);
     if (mode == 2)
@@ -452,9 +452,9 @@ static void symmetric_jams(void) {
  * other (groups), 4 its weight below the walker's (0.2 against 0.5), 5 soft
  * mode. */
 static double pushed_aside(int setup, bool *passed) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const rvo_agent_id idle = rvo_world_add_agent(w, 0, 0, NULL);
     const rvo_agent_id walker = rvo_world_add_agent(w, -3, 0.05f, NULL);
     if (setup == 1)
@@ -475,10 +475,10 @@ static double pushed_aside(int setup, bool *passed) {
     for (int k = 0; k < 100; ++k) {
         rvo_agent_set_pref_velocity(w, walker, 1, 0);
         rvo_world_step(w, 0);
-        rvo_agent_get_position(w, idle, &p);
+        rvo_agent_position(w, idle, &p);
         moved = fmax(moved, hypot(p.x, p.y));
     }
-    rvo_agent_get_position(w, walker, &p);
+    rvo_agent_position(w, walker, &p);
     *passed = p.x > 5.0f;
     rvo_world_destroy(w);
     return moved;
@@ -504,9 +504,9 @@ static void give_way_rules(void) {
 /* Stall times grow while an agent is held, reset when it moves on, follow
  * their agent through a removal, and bad input changes nothing. */
 static void stall_events(void) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     float progress = -1, min_time = -1;
     rvo_world_stall_threshold(w, &progress, &min_time);
     CHECK(progress == RVO_DEFAULT_STALL_PROGRESS && min_time == RVO_DEFAULT_STALL_MIN_TIME);
@@ -523,16 +523,16 @@ static void stall_events(void) {
         rvo_world_step(w, 0);
     }
     float t = 0;
-    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t >= 1.5f);
-    CHECK(rvo_agent_get_stall_time(w, idle, &t) == RVO_OK && t == 0);
-    CHECK(rvo_agent_get_stall_time(w, first, &t) == RVO_OK && t == 0);
+    CHECK(rvo_agent_stall_time(w, held, &t) == RVO_OK && t >= 1.5f);
+    CHECK(rvo_agent_stall_time(w, idle, &t) == RVO_OK && t == 0);
+    CHECK(rvo_agent_stall_time(w, first, &t) == RVO_OK && t == 0);
     CHECK(rvo_world_stalled(w, ids, times, 4) == 1 && ids[0] == held && times[0] >= 1.5f);
     CHECK(rvo_world_stalled(w, NULL, NULL, 0) == 1); /* count only */
     /* removal moves the last agent into the hole; the time moves with it */
-    rvo_agent_get_stall_time(w, held, &t);
+    rvo_agent_stall_time(w, held, &t);
     CHECK(rvo_world_remove_agent(w, first) == RVO_OK);
     float t2 = 0;
-    CHECK(rvo_agent_get_stall_time(w, held, &t2) == RVO_OK && t2 == t);
+    CHECK(rvo_agent_stall_time(w, held, &t2) == RVO_OK && t2 == t);
     CHECK(rvo_world_stalled(w, ids, times, 4) == 1 && ids[0] == held);
     /* bad input */
     CHECK(rvo_world_set_stall_threshold(w, -0.1f, 1) == RVO_ERR_INVALID_ARGUMENT &&
@@ -542,7 +542,7 @@ static void stall_events(void) {
           rvo_world_last_error_arg(w) == 2);
     CHECK(rvo_world_stalled(w, NULL, times, 4) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_stalled(w, ids, times, -1) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_agent_get_stall_time(w, first, &t) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_agent_stall_time(w, first, &t) == RVO_ERR_UNKNOWN_ID);
     rvo_world_stall_threshold(w, &progress, &min_time);
     CHECK(progress == RVO_DEFAULT_STALL_PROGRESS && min_time == RVO_DEFAULT_STALL_MIN_TIME);
     /* a threshold that hides it, then progress resets it */
@@ -550,14 +550,14 @@ static void stall_events(void) {
     CHECK(rvo_world_stalled(w, ids, times, 4) == 0);
     rvo_agent_set_pref_velocity(w, held, 0, 2);
     rvo_world_step(w, 0);
-    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t == 0);
+    CHECK(rvo_agent_stall_time(w, held, &t) == RVO_OK && t == 0);
     /* the RVO2 mode tracks stalls too */
     rvo_world_set_rvo2_compat(w, true);
     for (int k = 0; k < 8; ++k) {
         rvo_agent_set_pref_velocity(w, held, 2, 0);
         rvo_world_step(w, 0);
     }
-    CHECK(rvo_agent_get_stall_time(w, held, &t) == RVO_OK && t > 0);
+    CHECK(rvo_agent_stall_time(w, held, &t) == RVO_OK && t > 0);
     rvo_world_destroy(w);
 }
 
@@ -566,9 +566,9 @@ static void stall_events(void) {
  * strict doorway continues bit-identically and reports the same stalls. */
 static void snapshot_keeps_quality_state(void) {
     qscene s = qs_make("doorway", 0);
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = s.dt;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(rvo_world_set_strict_overlap(w, true) == RVO_OK);
     CHECK(rvo_world_set_stall_threshold(w, 0.3f, 0.5f) == RVO_OK);
     const float *op = s.obst;
@@ -591,7 +591,7 @@ static void snapshot_keeps_quality_state(void) {
     void *buf = malloc(size);
     CHECK(rvo_world_save(w, buf, size) == size);
     rvo_world *twin = NULL;
-    CHECK(rvo_world_load(buf, size, NULL, &twin, NULL, 0) == RVO_OK && twin);
+    CHECK(rvo_world_load(buf, size, NULL, &twin, NULL) == RVO_OK && twin);
     free(buf);
     if (!twin)
         return;
@@ -638,8 +638,8 @@ int main(void) {
     /* Separation never moves a locked agent or a weight-0 one, and pushes a
      * movable agent out of it. */
     for (int strict_mode = 0; strict_mode < 2; ++strict_mode) {
-        rvo_world_def wd = rvo_default_world_def();
-        rvo_world *w = rvo_world_create(&wd);
+        rvo_world_def wd = rvo_world_def_default();
+        rvo_world *w = rvo_world_create(&wd, NULL);
         rvo_world_set_strict_overlap(w, strict_mode == 1);
         const rvo_agent_id locked = rvo_world_add_agent(w, 0, 0, NULL);
         const rvo_agent_id hero = rvo_world_add_agent(w, 5, 0, NULL);
@@ -649,10 +649,10 @@ int main(void) {
         rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, 0);
         rvo_world_step(w, 0);
         rvo_vec2 pl, ph, pa, pb;
-        rvo_agent_get_position(w, locked, &pl);
-        rvo_agent_get_position(w, hero, &ph);
-        rvo_agent_get_position(w, a, &pa);
-        rvo_agent_get_position(w, b, &pb);
+        rvo_agent_position(w, locked, &pl);
+        rvo_agent_position(w, hero, &ph);
+        rvo_agent_position(w, a, &pa);
+        rvo_agent_position(w, b, &pb);
         CHECK(pl.x == 0 && pl.y == 0);
         CHECK(ph.x == 5 && ph.y == 0);
         CHECK(hypot(pa.x - pl.x, pa.y - pl.y) >= 1.0 - 1e-4);
@@ -671,7 +671,7 @@ int main(void) {
             rvo_world_step(w, 0);
             for (int i = 0; i < 40; ++i) {
                 rvo_vec2 p;
-                rvo_agent_get_position(w, crowd[i], &p);
+                rvo_agent_position(w, crowd[i], &p);
                 if (p.x > -10 && p.x < 10 && p.y > -1) {
                     const double intrusion = 0.5 - (p.y + 1.0);
                     if (intrusion > worst)

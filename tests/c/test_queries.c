@@ -23,11 +23,11 @@ static int cmp_near(const void *a, const void *b) {
  * crowd pushes agents across cells. */
 static void searches_after_pushes(void) {
     enum { N = 600, K = 7 };
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.agent.radius = 1.0f;
     wd.agent.max_neighbors = K;
     wd.agent.neighbor_dist = 4.0f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_agent_id *ids = malloc(sizeof *ids * N);
     float *xy = malloc(sizeof *xy * 2 * N);
     near *all = malloc(sizeof *all * N);
@@ -44,7 +44,7 @@ static void searches_after_pushes(void) {
     int radius_bad = 0, knn_bad = 0;
     for (int step = 0; step < 4; ++step) {
         CHECK(rvo_world_step(w, 0.25f) == RVO_OK);
-        CHECK(rvo_world_get_positions(w, xy, N) == N);
+        CHECK(rvo_world_positions(w, xy, N) == N);
         for (int q = 0; q < 40; ++q) { /* radius queries around agents and between them */
             const float px = xy[2 * (q * 13)] + 0.3f * (float)(q % 3), py = xy[2 * (q * 13) + 1] - 0.2f;
             const float r = 0.5f + 0.25f * (float)(q % 9);
@@ -84,10 +84,10 @@ static void searches_after_pushes(void) {
 
 int main(void) {
     searches_after_pushes();
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.agent.max_neighbors = 3;
     wd.agent.neighbor_dist = 5;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_agent_id ids[8];
     for (int i = 0; i < 8; ++i)
         ids[i] = rvo_world_add_agent(w, (float)i, 0, NULL);

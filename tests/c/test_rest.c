@@ -30,8 +30,11 @@ static void rally_comes_to_rest(void) {
             CHECK(r.overlap <= 0.01); /* hard bodies still */
             /* 0.6-0.8 m/s and 60-79 moving where it churned at first; then,
              * with keep-right between agents deflected from their way, 16
-             * of the ring and 69 round one point (0.39 m/s) still circled */
-            CHECK(r.speed <= 0.1);
+             * of the ring and 69 round one point (0.39 m/s) still circled;
+             * then up to 0.07 m/s: agents stalled against a resting crowd
+             * slid along it for good (they now rest too; the block still
+             * has 3 agents above 0.2 m/s at the last step, inching in) */
+            CHECK(r.speed <= 0.05);
             CHECK(r.accel <= 0.15);
             CHECK(r.moving <= 3);
             const rest r2 = rally(scene, radii[k], 2, 12345u, RALLY_DEFAULT);
@@ -46,21 +49,21 @@ static void rally_comes_to_rest(void) {
  * past the other's start (-1: not within 600) and, in *back, the farthest
  * either was pushed back along its way from the farthest it had come. */
 static int head_on(float th, float offset, float vmax, bool goal, float *back) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
     wd.agent.radius = 1;
     wd.agent.max_speed = vmax;
     wd.agent.neighbor_dist = 10;
     wd.agent.time_horizon = th;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const rvo_agent_id a = rvo_world_add_agent(w, -10, 0, NULL), b = rvo_world_add_agent(w, 10, offset, NULL);
     float best_a = -10, best_b = 10;
     int passed = -1;
     *back = 0;
     for (int step = 0; step < 600 && passed < 0; ++step) {
         rvo_vec2 pa, pb;
-        rvo_agent_get_position(w, a, &pa);
-        rvo_agent_get_position(w, b, &pb);
+        rvo_agent_position(w, a, &pa);
+        rvo_agent_position(w, b, &pb);
         if (goal) {
             float dx = 40 - pa.x, dy = -pa.y, d = hypotf(dx, dy);
             rvo_agent_set_pref_velocity(w, a, dx / d * vmax, dy / d * vmax);
@@ -71,8 +74,8 @@ static int head_on(float th, float offset, float vmax, bool goal, float *back) {
             rvo_agent_set_pref_velocity(w, b, -vmax, 0);
         }
         CHECK(rvo_world_step(w, 0) == RVO_OK);
-        rvo_agent_get_position(w, a, &pa);
-        rvo_agent_get_position(w, b, &pb);
+        rvo_agent_position(w, a, &pa);
+        rvo_agent_position(w, b, &pb);
         best_a = fmaxf(best_a, pa.x), best_b = fminf(best_b, pb.x);
         *back = fmaxf(*back, fmaxf(best_a - pa.x, pb.x - best_b));
         if (pa.x > 10 && pb.x < -10)

@@ -6,15 +6,15 @@
 #include <string.h>
 
 static rvo_world *world(void) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
-    return rvo_world_create(&wd);
+    return rvo_world_create(&wd, NULL);
 }
 
 static double dist(rvo_world *w, rvo_agent_id a, rvo_agent_id b) {
     rvo_vec2 p, q;
-    rvo_agent_get_position(w, a, &p);
-    rvo_agent_get_position(w, b, &q);
+    rvo_agent_position(w, a, &p);
+    rvo_agent_position(w, b, &q);
     return hypot((double)p.x - q.x, (double)p.y - q.y);
 }
 
@@ -22,7 +22,7 @@ static double dist(rvo_world *w, rvo_agent_id a, rvo_agent_id b) {
 static void steer(rvo_world *w, const rvo_agent_id *ids, const float *goals, int n) {
     for (int i = 0; i < n; ++i) {
         rvo_vec2 p;
-        rvo_agent_get_position(w, ids[i], &p);
+        rvo_agent_position(w, ids[i], &p);
         float dx = goals[2 * i] - p.x, dy = goals[2 * i + 1] - p.y;
         const float d = sqrtf(dx * dx + dy * dy);
         if (d > 1.5f)
@@ -55,11 +55,11 @@ static void hero_is_not_pushed(void) {
         }
     }
     rvo_vec2 p;
-    rvo_agent_get_position(w, hero, &p);
+    rvo_agent_position(w, hero, &p);
     int passed = 0;
     for (int i = 0; i < 30; ++i) {
         rvo_vec2 q;
-        rvo_agent_get_position(w, crowd[i], &q);
+        rvo_agent_position(w, crowd[i], &q);
         passed += q.x > 5;
     }
     printf("weight 0 hero: moved (%.2g, %.2g), %d of 30 passed, smallest gap %.3f\n", p.x, p.y, passed,
@@ -72,7 +72,7 @@ static void hero_is_not_pushed(void) {
     CHECK(rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, -0.1) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_agent_set_param(w, hero, RVO_PARAM_WEIGHT, NAN) == RVO_ERR_INVALID_ARGUMENT);
     double wt;
-    CHECK(rvo_agent_get_param(w, hero, RVO_PARAM_WEIGHT, &wt) == RVO_OK && wt == 0.0);
+    CHECK(rvo_agent_param(w, hero, RVO_PARAM_WEIGHT, &wt) == RVO_OK && wt == 0.0);
     rvo_world_destroy(w);
 }
 
@@ -90,8 +90,8 @@ static void weights_split(void) {
             rvo_agent_set_pref_velocity(w, b, -1, 0);
             rvo_world_solve(w, 0.1f);
             rvo_vec2 va, vb;
-            rvo_agent_get_new_velocity(w, a, &va);
-            rvo_agent_get_new_velocity(w, b, &vb);
+            rvo_agent_new_velocity(w, a, &va);
+            rvo_agent_new_velocity(w, b, &vb);
             dev_a += fabs(va.y);
             dev_b += fabs(vb.y);
             rvo_world_integrate(w, 0.1f);
@@ -169,7 +169,7 @@ static void groups(void) {
         rvo_agent_set_pref_velocity(w, b, -1, 0);
         rvo_world_solve(w, 0.1f);
         rvo_vec2 vb;
-        rvo_agent_get_new_velocity(w, b, &vb);
+        rvo_agent_new_velocity(w, b, &vb);
         b_dev += fabs(vb.y) + fabs(vb.x + 1);
         rvo_world_integrate(w, 0.1f);
         const double g = dist(w, a, b) - 1.0;
@@ -193,7 +193,7 @@ static void locks(void) {
         rvo_agent_set_pref_velocity(w, b, 0, 1); /* ignored while locked */
         rvo_world_step(w, 0);
         rvo_vec2 vb;
-        rvo_agent_get_velocity(w, b, &vb);
+        rvo_agent_velocity(w, b, &vb);
         CHECK(vb.x == -1 && vb.y == 0);
         const double g = dist(w, a, b) - 1.0;
         if (g < min_gap)
@@ -209,7 +209,7 @@ static void locks(void) {
     CHECK(rvo_agent_is_locked(w, b) == 0);
     rvo_world_step(w, 0);
     rvo_vec2 vb;
-    rvo_agent_get_velocity(w, b, &vb);
+    rvo_agent_velocity(w, b, &vb);
     CHECK(vb.y > 0); /* follows its preferred velocity again */
     /* misuse */
     CHECK(rvo_agent_lock(w, b, NAN, 0) == RVO_ERR_INVALID_ARGUMENT);
@@ -251,6 +251,9 @@ static void height(void) {
     const rvo_obstacle_id o = rvo_world_add_obstacle(w, wall, 2, false);
     CHECK(rvo_obstacle_set_z_range(w, o, -1, 3) == RVO_OK);
     CHECK(rvo_obstacle_set_z_range(w, o, 3, -1) == RVO_ERR_INVALID_ARGUMENT);
+    rvo_vec2 zr;
+    CHECK(rvo_obstacle_z_range(w, o, &zr) == RVO_OK && zr.x == -1 && zr.y == 3); /* the failed set kept it */
+    CHECK(rvo_obstacle_z_range(w, o + 1, &zr) == RVO_ERR_UNKNOWN_ID && rvo_world_last_error_arg(w) == 1);
     double min_cross = INFINITY;
     for (int s = 0; s < 100; ++s) {
         steer(w, f0, g0, 6);
@@ -282,7 +285,7 @@ static void height(void) {
         rvo_world_step(w, 0);
     }
     rvo_vec2 p;
-    rvo_agent_get_position(w, a, &p);
+    rvo_agent_position(w, a, &p);
     CHECK(p.y > 5);
     rvo_world_destroy(w);
 }

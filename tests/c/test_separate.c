@@ -19,12 +19,12 @@
  * included), three groups, one-sided masks, heights, a few locked; packed:
  * every agent starts on one spot. Returns the hash after steps steps. */
 static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, bool packed, bool soft) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
     wd.time_step = 0.25f;
     wd.agent.radius = 1.0f;
     wd.agent.neighbor_dist = 8.0f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(w != NULL);
     if (!w)
         return 0;

@@ -35,10 +35,10 @@ static uint8_t *save(const rvo_world *w, size_t *n) {
 
 static rvo_world *load(const uint8_t *b, size_t n) {
     rvo_world *w = NULL;
-    char err[200];
-    const rvo_status st = rvo_world_load(b, n, NULL, &w, err, sizeof err);
+    rvo_error err;
+    const rvo_status st = rvo_world_load(b, n, NULL, &w, &err);
     if (st != RVO_OK)
-        fprintf(stderr, "load failed: %s\n", err);
+        fprintf(stderr, "load failed: %s\n", err.message);
     CHECK(st == RVO_OK && w != NULL);
     return w;
 }
@@ -50,7 +50,7 @@ static void steer(rvo_world *w) {
     rvo_agent_id *ids = malloc(sizeof *ids * (size_t)(n + 1));
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n + 1));
     rvo_world_agent_ids(w, ids, n);
-    rvo_world_get_positions(w, xy, n);
+    rvo_world_positions(w, xy, n);
     for (int32_t i = 0; i < n; ++i) {
         const float gx = (float)((int)(ids[i] % 7) - 3) * 6.0f, gy = (float)((int)(ids[i] % 5) - 2) * 6.0f;
         float dx = gx - xy[2 * i], dy = gy - xy[2 * i + 1];
@@ -67,14 +67,14 @@ static void steer(rvo_world *w) {
 
 /* A world exercising every kind of state. */
 static rvo_world *scene(int threads, rvo_solver solver, bool compat) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
     wd.time_step = 0.1f;
     wd.seed = 0x123456789abcull;
     wd.height_margin = 0.25f;
     wd.agent.neighbor_dist = 6;
     wd.agent.max_neighbors = 7;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_solver(w, solver);
     if (solver == RVO_SOLVER_RVO)
         rvo_world_set_sampling(w, 40, 2.5f);
@@ -91,7 +91,7 @@ static rvo_world *scene(int threads, rvo_solver solver, bool compat) {
     rvo_world_add_obstacle(w, seg, 2, false);
     CHECK(rvo_obstacle_set_z_range(w, o3, -1, 1.5f) == RVO_OK);
     rvo_world_remove_obstacle(w, 1); /* the first one: free list is not trivial */
-    rvo_agent_def ad = rvo_default_agent_def();
+    rvo_agent_def ad = rvo_agent_def_default();
     for (int i = 0; i < 60; ++i) {
         ad.radius = 0.3f + 0.05f * (float)(i % 4);
         ad.weight = (float)(i % 5) * 0.25f;
@@ -233,9 +233,9 @@ static void check_format(const uint8_t *s, size_t n) {
           s[27] == (uint8_t)(bits >> 24));
 }
 
-static rvo_status try_load(const uint8_t *b, size_t n, char *err, size_t errlen) {
+static rvo_status try_load(const uint8_t *b, size_t n, rvo_error *err) {
     rvo_world *w = (rvo_world *)&w; /* must be overwritten with NULL on failure */
-    const rvo_status st = rvo_world_load(b, n, NULL, &w, err, errlen);
+    const rvo_status st = rvo_world_load(b, n, NULL, &w, err);
     if (st == RVO_OK) {
         CHECK(w != NULL);
         /* a world that loads must work: step it and check finiteness */
@@ -243,14 +243,14 @@ static rvo_status try_load(const uint8_t *b, size_t n, char *err, size_t errlen)
             CHECK(rvo_world_step(w, 0.05f) == RVO_OK);
         const int32_t na = rvo_world_agent_count(w);
         float *xy = malloc(sizeof(float) * 2 * (size_t)(na + 1));
-        rvo_world_get_positions(w, xy, na);
+        rvo_world_positions(w, xy, na);
         for (int32_t k = 0; k < 2 * na; ++k)
             CHECK(isfinite(xy[k]));
         free(xy);
         rvo_world_destroy(w);
     } else {
         CHECK(w == NULL);
-        CHECK(err[0] != 0);
+        CHECK(err->message[0] != 0 && err->status == st && err->arg == (st == RVO_ERR_OUT_OF_MEMORY ? 0 : 1));
     }
     return st;
 }
@@ -262,7 +262,7 @@ static void bad_input(void) {
     size_t n;
     uint8_t *snap = save(w, &n);
     check_format(snap, n);
-    char err[200];
+    rvo_error err;
 
     /* too small a buffer: the size comes back, nothing is written */
     uint8_t small[16];
@@ -274,17 +274,17 @@ static void bad_input(void) {
     /* every truncation */
     int truncated_ok = 0;
     for (size_t k = 0; k < n; ++k)
-        truncated_ok += try_load(snap, k, err, sizeof err) == RVO_OK;
+        truncated_ok += try_load(snap, k, &err) == RVO_OK;
     CHECK(truncated_ok == 0);
-    CHECK(try_load(snap, 30, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
-    printf("truncated: \"%s\"\n", err);
-    CHECK(strcmp(err, "snapshot is truncated") == 0);
+    CHECK(try_load(snap, 30, &err) == RVO_ERR_INVALID_ARGUMENT);
+    printf("truncated: \"%s\"\n", err.message);
+    CHECK(strcmp(err.message, "snapshot is truncated") == 0);
     /* trailing bytes */
     uint8_t *longer = malloc(n + 1);
     memcpy(longer, snap, n);
     longer[n] = 0;
-    CHECK(try_load(longer, n + 1, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(strcmp(err, "snapshot has trailing bytes") == 0);
+    CHECK(try_load(longer, n + 1, &err) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.message, "snapshot has trailing bytes") == 0);
     free(longer);
 
     /* every single-bit flip (the checksum, the header or the payload) */
@@ -294,28 +294,29 @@ static void bad_input(void) {
         for (int bit = 0; bit < 8; bit += 3) {
             memcpy(m, snap, n);
             m[k] ^= (uint8_t)(1u << bit);
-            flipped_ok += try_load(m, n, err, sizeof err) == RVO_OK;
+            flipped_ok += try_load(m, n, &err) == RVO_OK;
         }
     CHECK(flipped_ok == 0);
     memcpy(m, snap, n);
     m[n / 2] ^= 0x10;
-    try_load(m, n, err, sizeof err);
-    printf("flipped: \"%s\"\n", err);
-    CHECK(strcmp(err, "snapshot is corrupted (checksum mismatch)") == 0);
+    try_load(m, n, &err);
+    printf("flipped: \"%s\"\n", err.message);
+    CHECK(strcmp(err.message, "snapshot is corrupted (checksum mismatch)") == 0);
 
     /* foreign data and a future version */
     const char text[] = "return { agents = {} }";
-    CHECK(try_load((const uint8_t *)text, sizeof text, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(strcmp(err, "not an rvo snapshot") == 0);
-    CHECK(try_load(NULL, 0, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(try_load((const uint8_t *)text, sizeof text, &err) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.message, "not an rvo snapshot") == 0);
+    CHECK(try_load(NULL, 0, &err) == RVO_ERR_INVALID_ARGUMENT);
     memcpy(m, snap, n);
     m[8] = 4;
-    CHECK(try_load(m, n, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
-    printf("future version: \"%s\"\n", err);
-    CHECK(strstr(err, "version 4 is not supported") != NULL);
+    CHECK(try_load(m, n, &err) == RVO_ERR_INVALID_ARGUMENT);
+    printf("future version: \"%s\"\n", err.message);
+    CHECK(strstr(err.message, "version 4 is not supported") != NULL);
     rvo_world *out = NULL;
-    CHECK(rvo_world_load(snap, n, NULL, NULL, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT); /* no out */
-    CHECK(rvo_world_load(text, sizeof text, NULL, &out, NULL, 0) ==
+    CHECK(rvo_world_load(snap, n, NULL, NULL, &err) == RVO_ERR_INVALID_ARGUMENT); /* no out */
+    CHECK(err.arg == 4 && strcmp(err.message, "out is NULL") == 0);
+    CHECK(rvo_world_load(text, sizeof text, NULL, &out, NULL) ==
           RVO_ERR_INVALID_ARGUMENT); /* no err buffer */
     CHECK(out == NULL);
 
@@ -332,7 +333,7 @@ static void bad_input(void) {
             for (int b = 0; b < 4; ++b)
                 m[k + (size_t)b] = (uint8_t)(evil[e] >> (8 * b));
             fix_crc(m, n);
-            if (try_load(m, n, err, sizeof err) == RVO_OK)
+            if (try_load(m, n, &err) == RVO_OK)
                 ++loaded;
             else
                 ++rejected;
@@ -344,7 +345,7 @@ static void bad_input(void) {
     rvo_agent_id first;
     rvo_vec2 p0;
     rvo_world_agent_ids(w, &first, 1);
-    rvo_agent_get_position(w, first, &p0);
+    rvo_agent_position(w, first, &p0);
     uint8_t key[12];
     for (int b = 0; b < 8; ++b)
         key[b] = (uint8_t)(first >> (8 * b));
@@ -358,9 +359,9 @@ static void bad_input(void) {
     const float neg = -1.0f;
     memcpy(m + radius_at, &neg, 4); /* (this test runs little-endian) */
     fix_crc(m, n);
-    CHECK(try_load(m, n, err, sizeof err) == RVO_ERR_INVALID_ARGUMENT);
-    printf("bad radius: \"%s\"\n", err);
-    CHECK(strcmp(err, "snapshot is corrupted (agent 1: radius must be > 0)") == 0);
+    CHECK(try_load(m, n, &err) == RVO_ERR_INVALID_ARGUMENT);
+    printf("bad radius: \"%s\"\n", err.message);
+    CHECK(strcmp(err.message, "snapshot is corrupted (agent 1: radius must be > 0)") == 0);
     free(m);
     free(snap);
     rvo_world_destroy(w);
@@ -375,13 +376,13 @@ static void memory(void) {
     uint8_t *snap = save(w, &n);
     rvo_world_destroy(w);
     counting c = {0, 0, 0};
-    rvo_world_def host = rvo_default_world_def();
+    rvo_world_def host = rvo_world_def_default();
     host.alloc = counting_alloc;
     host.alloc_user = &c;
     host.threads = 3; /* ignored: the snapshot's settings win */
     rvo_world *l = NULL;
-    char err[200];
-    CHECK(rvo_world_load(snap, n, &host, &l, err, sizeof err) == RVO_OK);
+    rvo_error err;
+    CHECK(rvo_world_load(snap, n, &host, &l, &err) == RVO_OK);
     CHECK(c.live_blocks > 0);
     CHECK(rvo_world_threads(l) == 2);
     for (int s = 0; s < 5; ++s)
@@ -396,7 +397,7 @@ static void memory(void) {
         counting f = {0, 0, k};
         host.alloc_user = &f;
         l = NULL;
-        const rvo_status st = rvo_world_load(snap, n, &host, &l, err, sizeof err);
+        const rvo_status st = rvo_world_load(snap, n, &host, &l, &err);
         if (st == RVO_OK) {
             ++oks;
             rvo_world_destroy(l);
@@ -404,7 +405,7 @@ static void memory(void) {
             ++failures;
             CHECK(st == RVO_ERR_OUT_OF_MEMORY);
             CHECK(l == NULL);
-            CHECK(strcmp(err, "out of memory") == 0);
+            CHECK(strcmp(err.message, "out of memory") == 0);
         }
         CHECK(f.live_blocks == 0);
     }
@@ -415,8 +416,8 @@ static void memory(void) {
 }
 
 static void empty_world(void) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_world *w = rvo_world_create(&wd, NULL);
     size_t n;
     uint8_t *snap = save(w, &n);
     rvo_world *l = load(snap, n);
@@ -460,19 +461,19 @@ static const uint8_t snapshot_v1[] = {
 
 static void test_version_1(void) {
     rvo_world *w = NULL;
-    char err[160] = "";
-    CHECK(rvo_world_load(snapshot_v1, sizeof snapshot_v1, NULL, &w, err, sizeof err) == RVO_OK);
+    rvo_error err;
+    CHECK(rvo_world_load(snapshot_v1, sizeof snapshot_v1, NULL, &w, &err) == RVO_OK);
     if (!w)
         return;
     CHECK(rvo_world_agent_count(w) == 2 && rvo_world_obstacle_count(w) == 1);
     rvo_agent_id ids[2];
     rvo_world_agent_ids(w, ids, 2);
     rvo_vec2 p;
-    CHECK(rvo_agent_get_position(w, ids[0], &p) == RVO_OK);
+    CHECK(rvo_agent_position(w, ids[0], &p) == RVO_OK);
     CHECK(p.x == -3.78219366f && p.y == 0.300000012f);
     for (int s = 0; s < 60 * 20; ++s)
         CHECK(rvo_world_step(w, 0) == RVO_OK);
-    CHECK(rvo_agent_get_position(w, ids[0], &p) == RVO_OK);
+    CHECK(rvo_agent_position(w, ids[0], &p) == RVO_OK);
     CHECK(p.x > 2.0f); /* it went round the box (its preferred velocity stays (2, 0)) */
     rvo_world_destroy(w);
 }

@@ -13,10 +13,10 @@
 static const rvo_solver solvers[3] = {RVO_SOLVER_ORCA, RVO_SOLVER_UE, RVO_SOLVER_RVO};
 
 static rvo_world *world(rvo_solver solver, int threads) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.threads = threads;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(w != NULL);
     CHECK(rvo_world_set_solver(w, solver) == RVO_OK);
     CHECK(rvo_world_solver(w) == solver);
@@ -26,7 +26,7 @@ static rvo_world *world(rvo_solver solver, int threads) {
 
 static rvo_vec2 pos(rvo_world *w, rvo_agent_id a) {
     rvo_vec2 p = {0, 0};
-    rvo_agent_get_position(w, a, &p);
+    rvo_agent_position(w, a, &p);
     return p;
 }
 
@@ -185,7 +185,7 @@ static void weights(rvo_solver solver) {
             rvo_agent_set_pref_velocity(w, hero, walking ? -0.5f : 0.0f, 0.0f);
             CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
             rvo_vec2 v;
-            rvo_agent_get_new_velocity(w, hero, &v);
+            rvo_agent_new_velocity(w, hero, &v);
             kept &= v.x == (walking ? -0.5f : 0.0f) && v.y == 0.0f;
             CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
             for (int i = 0; i < 12; ++i) {
@@ -219,7 +219,7 @@ static void locks(rvo_solver solver) {
         rvo_agent_set_pref_velocity(w, b, 0, 1); /* ignored while locked */
         CHECK(rvo_world_step(w, 0) == RVO_OK);
         rvo_vec2 vb;
-        rvo_agent_get_velocity(w, b, &vb);
+        rvo_agent_velocity(w, b, &vb);
         kept &= vb.x == -1.0f && vb.y == 0.0f;
         const double g = dist(w, a, b) - 1.0;
         if (g < gap)
@@ -307,10 +307,10 @@ static void degenerate(rvo_solver solver) {
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
         for (int i = 0; i < n; ++i) {
             rvo_vec2 v;
-            rvo_agent_get_new_velocity(w, ids[i], &v);
+            rvo_agent_new_velocity(w, ids[i], &v);
             finite &= isfinite(v.x) && isfinite(v.y);
             double ms;
-            rvo_agent_get_param(w, ids[i], RVO_PARAM_MAX_SPEED, &ms);
+            rvo_agent_param(w, ids[i], RVO_PARAM_MAX_SPEED, &ms);
             slow &= hypot(v.x, v.y) <= ms * (1 + 1e-5);
         }
         CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
@@ -325,8 +325,8 @@ static void degenerate(rvo_solver solver) {
 }
 
 static void api(void) {
-    rvo_world_def wd = rvo_default_world_def();
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(rvo_world_solver(w) == RVO_SOLVER_ORCA); /* the default */
     CHECK(rvo_world_set_solver(w, (rvo_solver)7) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_last_error_arg(w) == 1);

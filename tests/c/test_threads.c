@@ -113,7 +113,7 @@ static void *counting(void *user, void *ptr, size_t old_size, size_t new_size) {
 static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long *step_allocs) {
     const bool compat = mode == 1;
     counter c = {0};
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
     wd.time_step = 0.25f;
     wd.agent.radius = 1.0f;
@@ -125,7 +125,7 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
         wd.finish_task = finish;
         wd.task_user = h;
     }
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(w != NULL);
     if (!w)
         return 0;
@@ -186,25 +186,26 @@ static uint64_t crossing(int threads, host *h, int n, int steps, int mode, long 
 
 /* A two-thread world whose loops run through host h. */
 static rvo_world *hosted_world(host *h) {
-    rvo_world_def d = rvo_default_world_def();
+    rvo_world_def d = rvo_world_def_default();
     d.threads = 2;
     d.enqueue_task = enqueue;
     d.finish_task = finish;
     d.task_user = h;
-    return rvo_world_create(&d);
+    return rvo_world_create(&d, NULL);
 }
 
 int main(void) {
     /* The def's task fields: both or neither. */
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.enqueue_task = enqueue;
-    CHECK(rvo_world_def_check(&wd) != NULL);
-    CHECK(rvo_world_create(&wd) == NULL);
+    CHECK(rvo_world_def_check(&wd, NULL) != RVO_OK);
+    CHECK(rvo_world_create(&wd, NULL) == NULL);
     wd.enqueue_task = NULL;
     wd.finish_task = finish;
-    CHECK(rvo_world_def_check(&wd) != NULL && strstr(rvo_world_def_check(&wd), "enqueue_task") != NULL);
+    rvo_error err;
+    CHECK(rvo_world_def_check(&wd, &err) != RVO_OK && strstr(err.message, "enqueue_task") != NULL);
     wd.finish_task = NULL;
-    CHECK(rvo_world_def_check(&wd) == NULL);
+    CHECK(rvo_world_def_check(&wd, NULL) == RVO_OK);
 
     for (int mode = 0; mode < 3; ++mode) {
         const bool compat = mode == 1;

@@ -9,7 +9,7 @@
 static uint64_t hash_positions(rvo_world *w) {
     const int32_t n = rvo_world_agent_count(w);
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n > 0 ? n : 1));
-    rvo_world_get_positions(w, xy, n);
+    rvo_world_positions(w, xy, n);
     uint64_t h = 1469598103934665603ull;
     const unsigned char *b = (const unsigned char *)xy;
     for (size_t i = 0; i < sizeof(float) * 2 * (size_t)n; ++i)
@@ -20,10 +20,10 @@ static uint64_t hash_positions(rvo_world *w) {
 
 /* A random crossing with obstacles and churn, on the given thread count. */
 static uint64_t crossing(int threads, int n, int steps) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
     wd.time_step = 0.1f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     const float pillar[] = {-2, -2, 2, -2, 2, 2, -2, 2};
     rvo_world_add_obstacle(w, pillar, 4, true);
     unsigned seed = 7;
@@ -40,7 +40,7 @@ static uint64_t crossing(int threads, int n, int steps) {
     for (int s = 0; s < steps; ++s) {
         for (int i = 0; i < n; ++i) {
             rvo_vec2 p;
-            rvo_agent_get_position(w, ids[i], &p);
+            rvo_agent_position(w, ids[i], &p);
             float dx = goal[2 * i] - p.x, dy = goal[2 * i + 1] - p.y;
             const float d = sqrtf(dx * dx + dy * dy);
             if (d > 2.0f)
@@ -58,25 +58,50 @@ static uint64_t crossing(int threads, int n, int steps) {
 
 int main(void) {
     /* Definitions and their checks. */
-    rvo_world_def wd = rvo_default_world_def();
-    CHECK(rvo_world_def_check(&wd) == NULL);
+    rvo_world_def wd = rvo_world_def_default();
+    rvo_error err;
+    CHECK(rvo_world_def_check(&wd, &err) == RVO_OK && err.status == RVO_OK && err.message[0] == 0);
+    CHECK(rvo_world_def_check(&wd, NULL) == RVO_OK);
     rvo_world_def zero;
     memset(&zero, 0, sizeof zero);
-    CHECK(rvo_world_create(&zero) == NULL); /* cookie catches {0} */
-    CHECK(rvo_world_create(NULL) == NULL);
+    CHECK(rvo_world_create(&zero, &err) == NULL); /* cookie catches {0} */
+    CHECK(err.status == RVO_ERR_INVALID_ARGUMENT && err.arg == 1 &&
+          strstr(err.message, "rvo_world_def_default"));
+    CHECK(rvo_world_create(&zero, NULL) == NULL);
+    rvo_world *dflt = rvo_world_create(NULL, &err); /* NULL: the defaults */
+    CHECK(dflt != NULL && err.status == RVO_OK &&
+          rvo_world_time_step(dflt) == rvo_world_def_default().time_step);
+    rvo_world_destroy(dflt);
     rvo_world_def bad = wd;
     bad.agent.radius = -1;
-    CHECK(strcmp(rvo_world_def_check(&bad), "radius must be > 0") == 0);
+    CHECK(rvo_world_def_check(&bad, &err) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(err.message, "radius must be > 0") == 0 && err.arg == 1);
+    CHECK(rvo_world_create(&bad, &err) == NULL && strcmp(err.message, "radius must be > 0") == 0);
     bad = wd;
     bad.time_step = NAN;
-    CHECK(rvo_world_def_check(&bad) != NULL);
+    CHECK(rvo_world_def_check(&bad, &err) == RVO_ERR_INVALID_ARGUMENT);
     bad = wd;
     bad.threads = 0;
-    CHECK(rvo_world_def_check(&bad) != NULL);
+    CHECK(rvo_world_def_check(&bad, NULL) == RVO_ERR_INVALID_ARGUMENT);
 
-    rvo_world *w = rvo_world_create(&wd);
+    /* Agent defs: checked and set through the same report. */
+    rvo_agent_def ad0 = rvo_agent_def_default();
+    CHECK(rvo_agent_def_check(&ad0, &err) == RVO_OK);
+    CHECK(rvo_agent_def_set_param(&ad0, RVO_PARAM_WEIGHT, 2.0, &err) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(err.arg == 3 && strcmp(err.message, "weight must be in [0, 1]") == 0 && ad0.weight == 0.5f);
+    CHECK(rvo_agent_def_set_param(&ad0, RVO_PARAM_COUNT, 1.0, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          err.arg == 2);
+    CHECK(rvo_agent_def_set_param(NULL, RVO_PARAM_WEIGHT, 1.0, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          err.arg == 1);
+    CHECK(rvo_agent_def_set_param(&ad0, RVO_PARAM_WEIGHT, 0.25, &err) == RVO_OK && err.status == RVO_OK);
+    CHECK(rvo_agent_def_param(&ad0, RVO_PARAM_WEIGHT) == 0.25);
+    ad0.radius = 0;
+    CHECK(rvo_agent_def_check(&ad0, &err) == RVO_ERR_INVALID_ARGUMENT &&
+          strcmp(err.message, "radius must be > 0") == 0);
+
+    rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(w != NULL);
-    rvo_agent_def ad = rvo_default_agent_def();
+    rvo_agent_def ad = rvo_agent_def_default();
     ad.radius = 0;
     CHECK(rvo_world_add_agent(w, 0, 0, &ad) == 0);
     CHECK(strcmp(rvo_world_last_error(w), "radius must be > 0") == 0);
@@ -85,7 +110,7 @@ int main(void) {
     CHECK(rvo_world_last_error_arg(w) == 1);
     CHECK(rvo_world_add_agent(w, 0, INFINITY, NULL) == 0);
     CHECK(rvo_world_last_error_arg(w) == 2);
-    ad = rvo_default_agent_def();
+    ad = rvo_agent_def_default();
     ad.max_neighbors = -1;
     CHECK(rvo_world_add_agent(w, 0, 0, &ad) == 0);
     CHECK(rvo_world_agent_count(w) == 0); /* nothing half-added */
@@ -100,12 +125,12 @@ int main(void) {
     CHECK(rvo_agent_set_pref_velocity(w, a, NAN, 0) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_world_integrate(w, 0.1f) == RVO_ERR_PHASE); /* no solve yet */
     rvo_vec2 v;
-    CHECK(rvo_agent_get_new_velocity(w, a, &v) == RVO_ERR_PHASE);
+    CHECK(rvo_agent_new_velocity(w, a, &v) == RVO_ERR_PHASE);
     double min_gap = INFINITY;
     for (int s = 0; s < 600; ++s) {
         rvo_vec2 pa, pb;
-        rvo_agent_get_position(w, a, &pa);
-        rvo_agent_get_position(w, b, &pb);
+        rvo_agent_position(w, a, &pa);
+        rvo_agent_position(w, b, &pb);
         rvo_agent_set_pref_velocity(w, a, pa.x < 5 ? 1.0f : 0.0f, 0);
         rvo_agent_set_pref_velocity(w, b, pb.x > -5 ? -1.0f : 0.0f, 0);
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
@@ -116,8 +141,8 @@ int main(void) {
             min_gap = gap;
     }
     rvo_vec2 pa, pb;
-    rvo_agent_get_position(w, a, &pa);
-    rvo_agent_get_position(w, b, &pb);
+    rvo_agent_position(w, a, &pa);
+    rvo_agent_position(w, b, &pb);
     printf("head-on: a at %.3f, b at %.3f, smallest gap %.4f\n", pa.x, pb.x, min_gap);
     CHECK(min_gap >= -0.01);
     CHECK(pa.x > 4.5f && pb.x < -4.5f); /* they did pass */
@@ -125,7 +150,7 @@ int main(void) {
     /* Post-processing between solve and integrate, clamped to max_speed. */
     CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
     CHECK(rvo_agent_set_new_velocity(w, a, 30, 40) == RVO_OK);
-    CHECK(rvo_agent_get_new_velocity(w, a, &v) == RVO_OK);
+    CHECK(rvo_agent_new_velocity(w, a, &v) == RVO_OK);
     CHECK_NEAR(v.x, 1.2, 1e-5);
     CHECK_NEAR(v.y, 1.6, 1e-5);
     CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
@@ -138,7 +163,7 @@ int main(void) {
      * mode's hard bodies let two stalled agents that want opposite ways take
      * turns: they pass once they have stood for the stall time. */
     for (int soft = 1; soft >= 0; --soft) {
-        w = rvo_world_create(&wd);
+        w = rvo_world_create(&wd, NULL);
         if (soft)
             CHECK(rvo_world_set_strict_overlap(w, false) == RVO_OK);
         const rvo_agent_id c = rvo_world_add_agent(w, -5, 0, NULL), e = rvo_world_add_agent(w, 5, 0, NULL);
@@ -147,8 +172,8 @@ int main(void) {
             rvo_agent_set_pref_velocity(w, c, 1, 0);
             rvo_agent_set_pref_velocity(w, e, -1, 0);
             rvo_world_step(w, 0.1f);
-            rvo_agent_get_position(w, c, &pa);
-            rvo_agent_get_position(w, e, &pb);
+            rvo_agent_position(w, c, &pa);
+            rvo_agent_position(w, e, &pb);
             gap = fminf(gap, hypotf(pb.x - pa.x, pb.y - pa.y));
         }
         printf("exactly head-on (%s): ended at %.3f and %.3f, closest %.4f\n", soft ? "soft" : "default",
@@ -162,7 +187,7 @@ int main(void) {
     }
 
     /* Coincident agents separate with finite velocities. */
-    w = rvo_world_create(&wd);
+    w = rvo_world_create(&wd, NULL);
     rvo_agent_id stack[5];
     for (int i = 0; i < 5; ++i)
         stack[i] = rvo_world_add_agent(w, 3, 3, NULL);
@@ -171,10 +196,10 @@ int main(void) {
     double closest = INFINITY;
     for (int i = 0; i < 5; ++i) {
         rvo_vec2 p, q;
-        rvo_agent_get_position(w, stack[i], &p);
+        rvo_agent_position(w, stack[i], &p);
         CHECK(isfinite(p.x) && isfinite(p.y));
         for (int j = i + 1; j < 5; ++j) {
-            rvo_agent_get_position(w, stack[j], &q);
+            rvo_agent_position(w, stack[j], &q);
             const double d = hypot((double)p.x - q.x, (double)p.y - q.y);
             if (d < closest)
                 closest = d;
@@ -184,11 +209,11 @@ int main(void) {
     CHECK(closest > 0.9);
     /* Bulk calls. */
     float xy[10];
-    CHECK(rvo_world_get_positions(w, xy, 5) == 5);
+    CHECK(rvo_world_positions(w, xy, 5) == 5);
     CHECK(rvo_world_set_pref_velocities(w, xy, 4) == RVO_ERR_INVALID_ARGUMENT);
     xy[3] = NAN;
     CHECK(rvo_world_set_pref_velocities(w, xy, 5) == RVO_ERR_INVALID_ARGUMENT);
-    CHECK(rvo_agent_get_pref_velocity(w, stack[0], &v) == RVO_OK && v.x == 0 && v.y == 0); /* unchanged */
+    CHECK(rvo_agent_pref_velocity(w, stack[0], &v) == RVO_OK && v.x == 0 && v.y == 0); /* unchanged */
     rvo_world_destroy(w);
 
     /* Determinism: same hash on 1, 2 and 4 threads, and run to run. */

@@ -132,14 +132,14 @@ static void dump(const rvo_world *w) {
     rvo_world_agent_ids(w, ids, n);
     for (int32_t i = 0; i < n; ++i) {
         rvo_vec2 p, v, pv;
-        rvo_agent_get_position(w, ids[i], &p);
-        rvo_agent_get_velocity(w, ids[i], &v);
-        rvo_agent_get_pref_velocity(w, ids[i], &pv);
+        rvo_agent_position(w, ids[i], &p);
+        rvo_agent_velocity(w, ids[i], &v);
+        rvo_agent_pref_velocity(w, ids[i], &pv);
         fprintf(stderr, "  agent %llu at (%a, %a) v (%a, %a) pref (%a, %a)", (unsigned long long)ids[i], p.x,
                 p.y, v.x, v.y, pv.x, pv.y);
         for (int k = 0; k < RVO_PARAM_COUNT; ++k) {
             double x;
-            rvo_agent_get_param(w, ids[i], (rvo_param)k, &x);
+            rvo_agent_param(w, ids[i], (rvo_param)k, &x);
             fprintf(stderr, " %s=%g", rvo_param_name((rvo_param)k), x);
         }
         fprintf(stderr, " locked=%d\n", rvo_agent_is_locked(w, ids[i]));
@@ -154,11 +154,11 @@ static void check_finite(const rvo_world *w) {
         abort();
     for (int a = 0; a < 3; ++a) {
         if (a == 0)
-            rvo_world_get_positions(w, xy, n);
+            rvo_world_positions(w, xy, n);
         else if (a == 1)
-            rvo_world_get_velocities(w, xy, n);
+            rvo_world_velocities(w, xy, n);
         else
-            rvo_world_get_new_velocities(w, xy, n);
+            rvo_world_new_velocities(w, xy, n);
         for (int32_t k = 0; k < 2 * n; ++k)
             if (!isfinite(xy[k])) {
                 fprintf(stderr, "agent %d: %s is not finite\n", (int)k / 2, what[a]);
@@ -171,7 +171,7 @@ static void check_finite(const rvo_world *w) {
 static void check_ids(const rvo_world *w, const shadow *sh) {
     int live = 0;
     for (int k = 0; k < sh->nagents; ++k) {
-        if (rvo_world_agent_valid(w, sh->agents[k]) != sh->agent_live[k])
+        if (rvo_agent_is_valid(w, sh->agents[k]) != sh->agent_live[k])
             abort();
         live += sh->agent_live[k];
     }
@@ -179,7 +179,7 @@ static void check_ids(const rvo_world *w, const shadow *sh) {
         abort();
     live = 0;
     for (int k = 0; k < sh->nobst; ++k) {
-        if (rvo_world_obstacle_valid(w, sh->obst[k]) != sh->obst_live[k])
+        if (rvo_obstacle_is_valid(w, sh->obst[k]) != sh->obst_live[k])
             abort();
         live += sh->obst_live[k];
     }
@@ -199,13 +199,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (trace < 0)
         trace = getenv("FUZZ_TRACE") ? atoi(getenv("FUZZ_TRACE")) : 0;
     reader r = {data, size, 0};
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.threads = 1 + u8(&r) % 2;
     wd.time_step = num(&r);
     if (!(wd.time_step > 0) || !isfinite(wd.time_step))
         wd.time_step = 0.1f;
     wd.seed = u32(&r);
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     if (!w)
         abort();
     shadow sh;
@@ -241,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (u8(&r) & 1) {
                 id = rvo_world_add_agent(w, x, y, NULL);
             } else {
-                rvo_agent_def d = rvo_default_agent_def();
+                rvo_agent_def d = rvo_agent_def_default();
                 const uint8_t which = u8(&r);
                 if (which & 1)
                     d.radius = num(&r);
@@ -296,7 +296,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const int p = (int)(u8(&r) % (RVO_PARAM_COUNT + 2)) - 1;
             st = rvo_agent_set_param(w, id, (rvo_param)p, dnum(&r));
             double out;
-            const rvo_status g = rvo_agent_get_param(w, id, (rvo_param)p, &out);
+            const rvo_status g = rvo_agent_param(w, id, (rvo_param)p, &out);
             if (g == RVO_OK && isnan(out))
                 abort();
             break;
@@ -369,7 +369,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const float a = num(&r), b = num(&r);
             st = rvo_agent_set_new_velocity(w, id, a, b);
             rvo_vec2 v;
-            if (rvo_agent_get_new_velocity(w, id, &v) == RVO_OK && !(isfinite(v.x) && isfinite(v.y)))
+            if (rvo_agent_new_velocity(w, id, &v) == RVO_OK && !(isfinite(v.x) && isfinite(v.y)))
                 abort();
             break;
         }
@@ -408,7 +408,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             } else {
                 int32_t nobst = 0;
                 float lines[4 * 64];
-                n = rvo_world_agent_orca_lines(w, pick(&r, sh.agents, sh.nagents), a, lines, 64, &nobst);
+                n = rvo_agent_orca_lines(w, pick(&r, sh.agents, sh.nagents), a, lines, 64, &nobst);
                 for (int32_t q = 0; q < 4 * (n < 64 ? n : 64); ++q)
                     if (!isfinite(lines[q])) {
                         fprintf(stderr,
@@ -422,7 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
             if (n > 0 && k <= 1)
                 for (int32_t q = 0; q < (n < MAX_AGENTS + 8 ? n : MAX_AGENTS + 8); ++q)
-                    if (!rvo_world_agent_valid(w, idbuf[q]))
+                    if (!rvo_agent_is_valid(w, idbuf[q]))
                         abort();
             st = RVO_OK; /* must not change the world, failing or not */
             break;
@@ -481,9 +481,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uint8_t *copy = malloc(n);
             memcpy(copy, s, n);
             rvo_world *l = NULL;
-            char err[160];
-            if (rvo_world_load(copy, n, NULL, &l, err, sizeof err) != RVO_OK) {
-                fprintf(stderr, "a saved world does not load: %s\n", err);
+            rvo_error err;
+            if (rvo_world_load(copy, n, NULL, &l, &err) != RVO_OK) {
+                fprintf(stderr, "a saved world does not load: %s\n", err.message);
                 abort();
             }
             uint8_t *s2;
@@ -510,7 +510,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 break;
             rvo_world_agent_ids(w, idbuf, 1);
             rvo_vec2 p;
-            rvo_agent_get_position(w, idbuf[0], &p);
+            rvo_agent_position(w, idbuf[0], &p);
             if (rvo_world_remove_agent(w, idbuf[0]) != RVO_OK)
                 abort();
             untrack(sh.agents, sh.agent_live, sh.nagents, idbuf[0]);
@@ -523,10 +523,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         default: { /* stale id into every getter */
             const uint64_t id = pick(&r, sh.agents, sh.nagents);
             rvo_vec2 v;
-            const bool valid = rvo_world_agent_valid(w, id);
-            if ((rvo_agent_get_position(w, id, &v) == RVO_OK) != valid)
+            const bool valid = rvo_agent_is_valid(w, id);
+            if ((rvo_agent_position(w, id, &v) == RVO_OK) != valid)
                 abort();
-            if ((rvo_agent_get_velocity(w, id, &v) == RVO_OK) != valid)
+            if ((rvo_agent_velocity(w, id, &v) == RVO_OK) != valid)
                 abort();
             if (valid && !(isfinite(v.x) && isfinite(v.y)))
                 abort();

@@ -58,13 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     ++loads;
     rvo_world *w = (rvo_world *)&loads; /* must become NULL on failure */
-    char err[160];
-    memset(err, 'x', sizeof err);
-    const rvo_status st = rvo_world_load(s, size, NULL, &w, err, sizeof err);
-    if (memchr(err, 0, sizeof err) == NULL)
-        abort(); /* always a terminated message */
+    rvo_error err;
+    memset(&err, 'x', sizeof err);
+    const rvo_status st = rvo_world_load(s, size, NULL, &w, &err);
+    if (memchr(err.message, 0, sizeof err.message) == NULL || err.status != (int32_t)st)
+        abort(); /* always a terminated message and the status returned */
     if (st != RVO_OK) {
-        if (w != NULL || err[0] == 0)
+        if (w != NULL || err.message[0] == 0)
             abort();
         if (st != RVO_ERR_INVALID_ARGUMENT && st != RVO_ERR_OUT_OF_MEMORY)
             abort();
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (s[8] != SNAP_VERSION) {
         rvo_world *w2 = NULL;
-        if (rvo_world_load(again, n, NULL, &w2, NULL, 0) != RVO_OK)
+        if (rvo_world_load(again, n, NULL, &w2, NULL) != RVO_OK)
             abort();
         uint8_t *third = malloc(n);
         if (rvo_world_save(w2, third, n) != n || memcmp(third, again, n) != 0) {
@@ -106,17 +106,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 abort();
         float *xy = malloc(sizeof(float) * 2 * (size_t)(count + 1));
         rvo_agent_id *ids = malloc(sizeof *ids * (size_t)(count + 1));
-        rvo_world_get_positions(w, xy, count);
+        rvo_world_positions(w, xy, count);
         for (int32_t k = 0; k < 2 * count; ++k)
             if (!isfinite(xy[k]))
                 abort();
-        rvo_world_get_velocities(w, xy, count);
+        rvo_world_velocities(w, xy, count);
         for (int32_t k = 0; k < 2 * count; ++k)
             if (!isfinite(xy[k]))
                 abort();
         rvo_world_agent_ids(w, ids, count);
         for (int32_t k = 0; k < count; ++k)
-            if (!rvo_world_agent_valid(w, ids[k]))
+            if (!rvo_agent_is_valid(w, ids[k]))
                 abort();
         /* new ids never collide with live ones */
         const rvo_agent_id fresh = rvo_world_add_agent(w, 0, 0, NULL);

@@ -151,9 +151,9 @@ static void snapshot_seed(const char *dir, const char *name, rvo_world *w) {
 }
 
 static void snapshot_seeds(const char *dir) {
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     snapshot_seed(dir, "empty", w);
     for (int i = 0; i < 4; ++i)
         rvo_world_add_agent(w, (float)i, 0, NULL);

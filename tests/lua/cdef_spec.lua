@@ -78,6 +78,12 @@ describe("rvo.cdef", function()
 
     it("declares every C function that rvo.ffi and rvo.nav call", function()
         local ffi_used, n = used_by("lua/rvo/ffi.lua")
+        -- and those of src/lua/methods.def, which rvo.ffi calls by name
+        assert.is_true(#cdef.methods >= 20, "only " .. #cdef.methods .. " listed methods")
+        for _, m in ipairs(cdef.methods) do
+            if not ffi_used[m[3]] then n = n + 1 end
+            ffi_used[m[3]] = true
+        end
         assert.is_true(n > 60, "found only " .. n .. " C calls in ffi.lua")
         assert.are.equal("", missing(keys(ffi_used), declared(cdef.rvo)))
         local nav_used = used_by("lua/rvo/nav.lua")
@@ -85,12 +91,29 @@ describe("rvo.cdef", function()
     end)
 
     it("holds only the headers' own declarations, nothing of the host", function()
-        for _, text in pairs(cdef) do
+        for key, text in pairs(cdef) do
+            if key == "methods" then goto continue end
             assert.is_nil(text:find("#", 1, true))
             assert.is_nil(text:find("__", 1, true))
             assert.is_nil(text:find("RVO_API", 1, true))
             assert.is_nil(text:find("%f[%w_]enum%f[^%w_]"))
             assert.is_nil(text:find("/", 1, true))
+            ::continue::
+        end
+    end)
+
+    it("lists the methods of src/lua/methods.def with known shapes, each once", function()
+        local shapes = { VEC_GET = true, VEC_SET = true, FLOAT = true, DO = true, FLAG = true, VALID = true,
+            COUNT = true }
+        local seen, lines = {}, 0
+        for _ in read("src/lua/methods.def"):gmatch("\n(METHOD%b())") do
+            lines = lines + 1
+        end
+        assert.are.equal(lines, #cdef.methods)
+        for _, m in ipairs(cdef.methods) do
+            assert.is_true(shapes[m[2]], m[1] .. ": unknown shape " .. m[2])
+            assert.is_nil(seen[m[1]], m[1] .. " listed twice")
+            seen[m[1]] = true
         end
     end)
 

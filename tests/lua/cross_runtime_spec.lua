@@ -78,4 +78,42 @@ describe("the two runtimes", function()
             assert.is_truthy(a[27]:match("^ray 0x"), a[27])         -- the rays hit
         end
     end)
+    it("record and draw a moving gate in the same bytes", function()
+        if not shell_ok("command -v " .. OTHER .. " >/dev/null 2>&1") then
+            pending(OTHER .. " is not installed")
+            return
+        end
+        -- a gate sliding up and back, a wall removed, a block added; its
+        -- trace file and animated SVG, hashed
+        local src = [[
+            local rvo = ...
+            local trace, render = require("rvo.trace"), require("rvo.render")
+            local w = rvo.new_world { time_step = 0.25 }
+            local gate = w:add_obstacle { -0.5, -3, 0.5, -3, 0.5, 3, -0.5, 3 }
+            w:set_obstacle_velocity(gate, 0, 1.3)
+            local wall = w:add_obstacle { 5, -5, 6, -5, 6, 5, 5, 5 }
+            for k = 1, 6 do w:add_agent(-6, k - 3.5, { pvx = 1.5 }) end
+            local tr = trace.new(w)
+            for s = 1, 40 do
+                if s == 12 then w:set_obstacle_velocity(gate, 0, -1.3) end
+                if s == 20 then w:remove_obstacle(wall) end
+                if s == 30 then w:add_obstacle { 0, 8, 1, 8, 1, 9 } end
+                w:step(); tr:record()
+            end
+            local name = os.tmpname()
+            assert(render.save(tr, name, { dt = 0.25 }))
+            local f = assert(io.open(name, "rb"))
+            local text = f:read("*a")
+            f:close()
+            os.remove(name)
+            text = text .. render.animated_svg(assert(render.parse(text))):tostring()
+            local h = 0
+            for k = 1, #text do h = (h * 31 + text:byte(k)) % 2147483647 end
+            return string.format("%d %d", #text, h)
+        ]]
+        local mine = assert((loadstring or load)(src, "=gate"))(rvo)
+        local theirs = run_other(src, "rvo"):match("^.-\n(.*)\n%a+\n$")
+        assert.is_truthy(mine:match("^%d+ %d+$"))
+        assert.are.equal(mine, theirs)
+    end)
 end)

@@ -83,6 +83,33 @@ describe("rvo.render", function()
         assert.are.equal(2, count(anim, 'attributeName="opacity"'))
     end)
 
+    it("colours agents by a function, with a legend and a scale bar under the run", function()
+        local run = assert(render.parse("rvo-trace 1\nagent 1 1 0.5 0 0 4 0\nagent 2 1 0.5 0 2 4 2\n"))
+        local opts = { colour = function(a) return a.id == 1 and "#d94" or "#39d" end,
+            legend = { { "squad A", "#d94" }, { "squad B", "#39d" } }, scale = 2 }
+        local still = render.svg(run, opts):tostring()
+        assert.are.equal(2, count(still, 'stroke="#d94"') + count(still, 'stroke="#39d"')) -- the paths
+        assert.are.equal(2, count(still, 'fill="#d94"'))  -- a final disc and a legend dot
+        assert.is_truthy(still:find(">squad A</text>", 1, true))
+        assert.is_truthy(still:find(">2 m</text>", 1, true))
+        assert.are.equal(3, count(still, "<line "))       -- the bar and its two ends
+        -- the strip under the run: the view box grew downwards only
+        local plain = render.svg(run):tostring()
+        local function box(t) return t:match('viewBox="([^"]+)"') end
+        local px, py, pw, ph = box(plain):match("(%S+) (%S+) (%S+) (%S+)")
+        local kx, ky, kw, kh = box(still):match("(%S+) (%S+) (%S+) (%S+)")
+        assert.are.same({ px, py, pw }, { kx, ky, kw })
+        assert.is_true(tonumber(kh) > tonumber(ph))
+        local anim = render.animated_svg(run, opts):tostring()
+        assert.are.equal(1, count(anim, '<circle cx="[^"]*" cy="[^"]*" r="[^"]*" fill="#d94">'))
+        assert.has_error(function() render.svg(run, { scale = 0 }) end,
+            "bad argument #2 to 'svg' (scale must be a finite number > 0)")
+        assert.has_error(function() render.svg(run, { legend = { { "a" } } }) end,
+            "bad argument #2 to 'svg' (legend must be a list of { label, colour })")
+        assert.has_error(function() render.animated_svg(run, { colour = "red" }) end,
+            "bad argument #2 to 'animated_svg' (colour must be a function (agent, i) -> colour)")
+    end)
+
     it("gives the same bytes on every run (and runtime)", function()
         local _, tr = recorded()
         local f1, f2 = tmpname(), tmpname()
@@ -96,10 +123,87 @@ describe("rvo.render", function()
         assert.are.equal(render.animated_svg(run):tostring(), render.animated_svg(run):tostring())
     end)
 
+    -- A gate sliding up and back, a wall removed, a block added late, a
+    -- standing pillar; one agent walking through.
+    local function gate_run()
+        local w = rvo.new_world { time_step = 0.25 }
+        local gate = w:add_obstacle { -0.5, -3, 0.5, -3, 0.5, 3, -0.5, 3 }
+        w:set_obstacle_velocity(gate, 0, 2)
+        local wall = w:add_obstacle { 5, -5, 6, -5, 6, 5, 5, 5 }
+        local pillar = { -3, 4, -2, 4, -2, 5 }
+        w:add_obstacle(pillar)
+        w:add_agent(-6, 0, { pvx = 1.5 })
+        local tr = trace.new(w)
+        for s = 1, 16 do
+            if s == 6 then w:set_obstacle_velocity(gate, 0, -2) end
+            if s == 9 then w:remove_obstacle(wall) end
+            if s == 12 then w:add_obstacle { 0, 8, 1, 8, 1, 9 } end
+            w:step(); tr:record()
+        end
+        return tr, gate, pillar
+    end
+
+    it("saves, loads and draws obstacles that move, come and go", function()
+        local tr, gate, pillar = gate_run()
+        local file = tmpname()
+        assert(render.save(tr, file, { dt = 0.25 }))
+        local text = assert(io.open(file, "rb")):read("*a")
+        local run = assert(render.load(file))
+        os.remove(file)
+        assert.are.equal("rvo-trace 2\n", text:sub(1, 12))
+        -- the pillar stood all along: a plain obstacle line; the rest are tracks
+        assert.are.same({ { closed = true, pts = pillar } }, run.obstacles)
+        local kept = tr:obstacles()
+        assert.are.equal(3, #run.tracks)
+        for i, t in ipairs(run.tracks) do
+            local r = kept[i == 3 and 4 or i]
+            assert.are.equal(r.id, t.id)
+            assert.are.equal(r.first, t.first)
+            assert.are.equal(r.gone, t.gone)
+            assert.are.same(r.shapes, t.shapes) -- exact doubles
+            assert.are.same(r.velocities, t.velocities)
+        end
+        assert.are.equal(gate, run.tracks[1].id)
+        assert.are.equal(17, #run.tracks[1].shapes) -- it moved every step
+        assert.are.equal(10, run.tracks[2].gone)
+        assert.are.equal(13, run.tracks[3].first)
+        -- still: 5 of the gate's outlines dashed, its last filled with its
+        -- velocity arrow; the removed wall dashed
+        local still = render.svg(run):tostring()
+        assert.are.equal(6, count(still, "stroke%-dasharray"))
+        assert.are.equal(1, count(still, "<line "))
+        assert.are.equal(3, count(still, '<polygon [^>]*fill="#9aa0a8"')) -- pillar, gate, late block
+        -- animated: the gate's outline changes; the wall and the late block show only while there
+        local anim = render.animated_svg(run, { frames = 17, duration = 4 }):tostring()
+        assert.are.equal(1, count(anim, 'attributeName="points"'))
+        local values = anim:match('attributeName="points"[^>]- values="([^"]*)"')
+        assert.are.equal(17, count(values, "[^;]+"))
+        assert.is_truthy(values:find("-0.5,1 0.5,1 0.5,-5 -0.5,-5", 1, true)) -- 2 m up at record 6
+        assert.are.equal(2, count(anim, '<polygon[^>]*><animate attributeName="opacity"'))
+        -- a trace without obstacles is a version 1 file, as before
+        local w = rvo.new_world()
+        w:add_agent(0, 0)
+        local f2 = tmpname()
+        assert(render.save(trace.new(w), f2))
+        assert.are.equal("rvo-trace 1\n", assert(io.open(f2, "rb")):read("*a"):sub(1, 12))
+        os.remove(f2)
+    end)
+
     it("rejects bad files with the line at fault", function()
         local cases = {
             { "", "not an rvo trace" },
-            { "rvo-trace 2\n", "trace version 2 is not supported" },
+            { "rvo-trace 3\n", "trace version 3 is not supported" },
+            { "rvo-trace 1\ntrack 1 1 1 0\n", "line 2: track needs trace version 2" },
+            { "rvo-trace 2\ntrack 1 2 1 0\n", "line 2: track needs" },
+            { "rvo-trace 2\ntrack 1 1 3 2\n", "line 2: track needs" },
+            { "rvo-trace 2\ntrack 1 1 1 0\ntrack 1 1 1 0\n", "line 3: track needs a new id" },
+            { "rvo-trace 2\nshape 1 1 0 0 1 0 1 1\n", "line 2: shape needs the id of a track" },
+            { "rvo-trace 2\ntrack 1 1 2 0\nshape 1 1 0 0 1 0 1 1\n", "line 3: shape needs" },
+            { "rvo-trace 2\ntrack 1 1 1 0\nshape 1 1 0 0 1\n", "line 3: shape needs at least 2 points" },
+            { "rvo-trace 2\ntrack 1 1 1 4\nshape 1 1 0 0 1 0\nshape 1 1 0 0 2 0\n", "line 4: shape needs" },
+            { "rvo-trace 2\ntrack 1 1 1 4\nshape 1 1 0 0 1 0\nvelocity 1 4 0 1\n", "line 4: velocity needs" },
+            { "rvo-trace 2\ntrack 1 1 1 0\nshape 1 1 0 0 1 0\nvelocity 1 2 0\n", "line 4: velocity needs vx" },
+            { "rvo-trace 2\ntrack 1 1 1 0\n", "track 1 has no shape" },
             { "rvo-trace 1\nagent 1 1 0.5 0 nan\n", "line 2: 'nan' is not a finite number" },
             { "rvo-trace 1\nagent 1 1 0 0 0\n", "line 2: agent needs" },
             { "rvo-trace 1\nagent 1 0 0.5 0 0\n", "line 2: agent needs" },

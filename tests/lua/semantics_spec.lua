@@ -316,7 +316,9 @@ describe("height", function()
         end
         -- a wall on floor 0 only, away from the walkers
         local wall = w:add_obstacle({ 0, 10, 0, 20 }, { closed = false })
+        assert.are.same({ -math.huge, math.huge }, { w:obstacle_z_range(wall) })
         w:set_obstacle_z_range(wall, -1, 3)
+        assert.are.same({ -1, 3 }, { w:obstacle_z_range(wall) })
         local cross = math.huge
         for _ = 1, 100 do
             for i = 1, 6 do
@@ -755,6 +757,10 @@ describe("misuse", function()
                 function(w) w:set_obstacle_z_range(o, -math.huge, -math.huge) end, prep },
             { "bad argument #1 to 'set_obstacle_z_range' (unknown or removed obstacle id)",
                 function(w) w:set_obstacle_z_range(removed, 0, 1) end, prep },
+            { "bad argument #1 to 'obstacle_z_range' (unknown or removed obstacle id)",
+                function(w) w:obstacle_z_range(removed) end, prep },
+            { "bad argument #1 to 'obstacle_z_range' (number expected, got string)",
+                function(w) w:obstacle_z_range("x") end, prep },
             { "bad argument #1 to 'set_obstacle_z_range' (unknown or removed obstacle id)",
                 function(w) w:set_obstacle_z_range(-1, 0, 1) end, prep },
             { "bad argument #3 to 'set_obstacle_z_range' (number expected, got nil)",

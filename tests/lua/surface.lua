@@ -93,6 +93,7 @@ return {
     { "obstacle_valid", "id:oid" },
     { "obstacle_count" },
     { "set_obstacle_z_range", "id:oid", "zmin:number", "zmax:number" },
+    { "obstacle_z_range", "id:oid" },
     { "obstacle_points", "id:oid", "buf?:table" },
     { "obstacles", "buf?:table" },
     -- queries, ray casts, reports, debug view

@@ -194,5 +194,47 @@ describe("rvo.trace", function()
             local s = tr:to_svg():tostring()
             assert.truthy(s:find("<path ", 1, true))
         end)
+
+        it("records obstacles added, removed, reshaped and moving", function()
+            local rvo = require("rvo")
+            local world = rvo.new_world{ time_step = 0.25 }
+            local still = world:add_obstacle({ 5, 0, 6, 0, 6, 1 })
+            local gate = world:add_obstacle({ 0, 0, 1, 0, 1, 2, 0, 2 })
+            local gone = world:add_obstacle({ -5, 0, -4, 0, -4, 1 })
+            world:set_obstacle_velocity(gate, 0, 2)
+            local tr = trace.new(world)
+            local late, reshaped
+            for s = 1, 6 do
+                if s == 2 then world:remove_obstacle(gone) end
+                if s == 3 then late = world:add_obstacle({ 0, 9, 1, 9 }, { closed = false }) end
+                if s == 4 then world:set_obstacle_velocity(gate, 0, 0) end
+                if s == 5 then
+                    world:set_obstacle_points(still, { 5, 0, 7, 0, 7, 1 })
+                    reshaped = 6 -- recorded after the next step
+                end
+                world:step(); tr:record()
+            end
+            local obs = tr:obstacles()
+            assert.are.same({ still, gate, gone, late }, { obs[1].id, obs[2].id, obs[3].id, obs[4].id })
+            -- the standing one: two shapes, the second from the record after the reshape
+            assert.are.same({ 1, reshaped }, { obs[1].shapes[1].record, obs[1].shapes[2].record })
+            assert.are.same({ 5, 0, 7, 0, 7, 1 }, obs[1].shapes[2].pts)
+            assert.are.same({}, obs[1].velocities)
+            -- the gate: a shape per record while it moved (records 1..4: steps 1-3 move it), then none
+            assert.are.equal(4, #obs[2].shapes)
+            assert.are.equal(1.5, obs[2].shapes[4].pts[2]) -- 3 steps of 0.25 s at 2 m/s
+            assert.are.same({ { record = 1, vx = 0, vy = 2 }, { record = 5, vx = 0, vy = 0 } }, obs[2].velocities)
+            assert.is_nil(obs[2].gone)
+            assert.are.equal(3, obs[3].gone) -- removed before the second step: missing from record 3
+            assert.are.equal(4, obs[4].first)
+            assert.is_false(obs[4].closed)
+            assert.is_true(obs[2].closed)
+            -- obstacles = false records none
+            local none = trace.new(world, { obstacles = false })
+            none:record()
+            assert.are.same({}, none:obstacles())
+            assert.has_error(function() trace.new(world, { obstacles = 1 }) end,
+                "bad argument #2 to 'new' (obstacles must be a boolean)")
+        end)
     end)
 end)

@@ -102,7 +102,7 @@ static int by_id(const void *a, const void *b) {
 }
 
 static void add_agent(rvo_world *w, shadow *s, float x, float y) {
-    rvo_agent_def d = rvo_default_agent_def();
+    rvo_agent_def d = rvo_agent_def_default();
     d.radius = 0.4f + 0.2f * (float)(next() % 3);
     d.max_speed = 1.5f;
     d.neighbor_dist = 8;
@@ -174,20 +174,20 @@ static void check_ids(const rvo_world *w, const shadow *s, bool all) {
     const int32_t stride = all ? 1 : 97;
     for (int32_t k = (int32_t)(next() % (uint32_t)stride); k < s->n; k += stride) {
         double g;
-        if (rvo_agent_get_param(w, s->ids[k], RVO_PARAM_GROUPS, &g) != RVO_OK || (uint32_t)g != s->tag[k])
+        if (rvo_agent_param(w, s->ids[k], RVO_PARAM_GROUPS, &g) != RVO_OK || (uint32_t)g != s->tag[k])
             FAIL("agent %llu lost its identity (tag %u, got %.0f)", (unsigned long long)s->ids[k], s->tag[k],
                  g);
     }
     const int32_t nr = s->nremoved < REMOVED_RING ? s->nremoved : REMOVED_RING;
     for (int32_t k = all ? 0 : (int32_t)(next() % 64); k < nr; k += all ? 1 : 64)
-        if (rvo_world_agent_valid(w, s->removed[k]))
+        if (rvo_agent_is_valid(w, s->removed[k]))
             FAIL("removed agent id %llu is valid again", (unsigned long long)s->removed[k]);
     for (int32_t k = 0; k < s->nobst; ++k)
-        if (!rvo_world_obstacle_valid(w, s->obst[k]))
+        if (!rvo_obstacle_is_valid(w, s->obst[k]))
             FAIL("obstacle %llu invalid", (unsigned long long)s->obst[k]);
     const int32_t no = s->nremoved_obst < REMOVED_RING ? s->nremoved_obst : REMOVED_RING;
     for (int32_t k = 0; k < no; ++k)
-        if (rvo_world_obstacle_valid(w, s->removed_obst[k]))
+        if (rvo_obstacle_is_valid(w, s->removed_obst[k]))
             FAIL("removed obstacle id is valid again");
 }
 
@@ -213,12 +213,12 @@ int main(int argc, char **argv) {
     const int32_t threads = argc > 3 ? atoi(argv[3]) : 2;
     const long report = steps >= 100000 ? 10000 : steps >= 10000 ? 1000 : 250;
     mem m = {0, 0, 0};
-    rvo_world_def wd = rvo_default_world_def();
+    rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.threads = threads;
     wd.alloc = hook;
     wd.alloc_user = &m;
-    rvo_world *w = rvo_world_create(&wd);
+    rvo_world *w = rvo_world_create(&wd, NULL);
     shadow s;
     memset(&s, 0, sizeof s);
     for (int32_t i = 0; i < agents; ++i)
@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
         /* steer in bulk: the world's order, matched to the shadow by id */
         const int32_t n = rvo_world_agent_count(w);
         rvo_world_agent_ids(w, order, n);
-        rvo_world_get_positions(w, xy, n);
+        rvo_world_positions(w, xy, n);
         slot_of = realloc(slot_of, sizeof *slot_of * (size_t)n);
         {
             /* shadow index of each world index, through the shadow's ids
@@ -288,8 +288,8 @@ int main(int argc, char **argv) {
         if (rvo_world_step(w, 0) != RVO_OK)
             FAIL("step: %s", rvo_world_last_error(w));
         /* no NaN, ever */
-        rvo_world_get_positions(w, xy, n);
-        rvo_world_get_velocities(w, pv, n);
+        rvo_world_positions(w, xy, n);
+        rvo_world_velocities(w, pv, n);
         for (int32_t k = 0; k < 2 * n; ++k)
             if (!isfinite(xy[k]) || !isfinite(pv[k])) {
                 FAIL("step %ld: agent %d is not finite", step, k / 2);
@@ -301,9 +301,9 @@ int main(int argc, char **argv) {
             void *buf = malloc(sz);
             rvo_world_save(w, buf, sz);
             rvo_world *l = NULL;
-            char err[160];
-            if (rvo_world_load(buf, sz, &wd, &l, err, sizeof err) != RVO_OK)
-                FAIL("load: %s", err);
+            rvo_error err;
+            if (rvo_world_load(buf, sz, &wd, &l, &err) != RVO_OK)
+                FAIL("load: %s", err.message);
             else {
                 rvo_world_destroy(w);
                 w = l;

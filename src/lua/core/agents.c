@@ -28,114 +28,8 @@ static int l_add_agent(lua_State *L) {
     return 1;
 }
 
-static int l_remove_agent(lua_State *L) {
-    static const char fn[] = "remove_agent";
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    rvo_status st = rvo_world_remove_agent(lw->w, id);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int valid_common(lua_State *L, const char *fn) {
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    lua_pushboolean(L, id != 0 && rvo_world_agent_valid(lw->w, id));
-    return 1;
-}
-
-static int l_is_valid(lua_State *L) { return valid_common(L, "is_valid"); }
-
-static int l_agent_valid(lua_State *L) { return valid_common(L, "agent_valid"); }
-
-static int l_agent_count(lua_State *L) {
-    lworld *lw = check_world(L, "agent_count");
-    lua_pushinteger(L, (lua_Integer)rvo_world_agent_count(lw->w));
-    return 1;
-}
-
-/* ---- per-agent vectors ------------------------------------------------ */
-
-typedef rvo_status vec_get_fn(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out);
-
-typedef rvo_status vec_set_fn(rvo_world *w, rvo_agent_id id, float x, float y);
-
-static inline int vec_get(lua_State *L, const char *fn, vec_get_fn *get) {
-    lworld *lw = fast_world(L, fn);
-    rvo_agent_id id = fast_id(L, fn);
-    rvo_vec2 v;
-    rvo_status st = get(lw->w, id, &v);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    lua_pushnumber(L, (lua_Number)v.x);
-    lua_pushnumber(L, (lua_Number)v.y);
-    return 2;
-}
-
-static inline int vec_set(lua_State *L, const char *fn, vec_set_fn *set) {
-    lworld *lw = fast_world(L, fn);
-    rvo_agent_id id = fast_id(L, fn);
-    double x = fast_num(L, 2, fn);
-    double y = fast_num(L, 3, fn);
-    rvo_status st = set(lw->w, id, (float)x, (float)y);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int l_position(lua_State *L) { return vec_get(L, "position", rvo_agent_get_position); }
-
-static int l_set_position(lua_State *L) { return vec_set(L, "set_position", rvo_agent_set_position); }
-
-static int l_velocity(lua_State *L) { return vec_get(L, "velocity", rvo_agent_get_velocity); }
-
-static int l_set_velocity(lua_State *L) { return vec_set(L, "set_velocity", rvo_agent_set_velocity); }
-
-static int l_pref_velocity(lua_State *L) { return vec_get(L, "pref_velocity", rvo_agent_get_pref_velocity); }
-
-static int l_set_pref_velocity(lua_State *L) {
-    return vec_set(L, "set_pref_velocity", rvo_agent_set_pref_velocity);
-}
-
-static int l_new_velocity(lua_State *L) { return vec_get(L, "new_velocity", rvo_agent_get_new_velocity); }
-
-static int l_set_new_velocity(lua_State *L) {
-    return vec_set(L, "set_new_velocity", rvo_agent_set_new_velocity);
-}
-
-/* ---- game semantics: locks, the avoiding report, height --------------- */
-
-static int l_lock(lua_State *L) {
-    /* core: id = 1, vx = 2, vy = 3, as in Lua */
-    return vec_set(L, "lock", rvo_agent_lock);
-}
-
-static int l_unlock(lua_State *L) {
-    static const char fn[] = "unlock";
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    rvo_status st = rvo_agent_unlock(lw->w, id);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int l_is_locked(lua_State *L) {
-    static const char fn[] = "is_locked";
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    int r = rvo_agent_is_locked(lw->w, id);
-    if (r < 0) {
-        core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
-    }
-    lua_pushboolean(L, r > 0);
-    return 1;
-}
+/* Also agent methods: the one-call ones of src/lua/methods.def (methods.c:
+ * position, set_pref_velocity, lock, ...). */
 
 /* ---- lock timers (rvo.locks in bulk) --------------------------------- */
 
@@ -219,21 +113,6 @@ static int l_auto_lock(lua_State *L) {
     return 1;
 }
 
-/* ---- stall events: threshold, bulk query, per-agent time ------------- */
-
-static int l_stall_time(lua_State *L) {
-    static const char fn[] = "stall_time";
-    lworld *lw = check_world(L, fn);
-    rvo_agent_id id = check_id(L, 1, fn);
-    float t = 0;
-    rvo_status st = rvo_agent_get_stall_time(lw->w, id, &t);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    lua_pushnumber(L, (lua_Number)t);
-    return 1;
-}
-
 /* ---- per-agent parameters: closures (mt, param, name [, is_int]) ------ */
 
 /* Parameters whose values are integers: returned as Lua integers. */
@@ -247,7 +126,7 @@ static int l_get_param(lua_State *L) {
     lworld *lw = check_world(L, fn);
     rvo_agent_id id = check_id(L, 1, fn);
     double v = 0;
-    rvo_status st = rvo_agent_get_param(lw->w, id, p, &v);
+    rvo_status st = rvo_agent_param(lw->w, id, p, &v);
     if (st != RVO_OK) {
         static const signed char map[] = {1, 0, 0};
         core_error(L, lw->w, st, fn, map, 3);
@@ -278,30 +157,10 @@ static int l_set_param(lua_State *L) {
 
 /* ---- registration ----------------------------------------------------- */
 
-const luaL_Reg agent_methods[] = {{"add_agent", l_add_agent},
-                                  {"remove_agent", l_remove_agent},
-                                  {"is_valid", l_is_valid},
-                                  {"agent_valid", l_agent_valid},
-                                  {"agent_count", l_agent_count},
-                                  {"position", l_position},
-                                  {"set_position", l_set_position},
-                                  {"velocity", l_velocity},
-                                  {"set_velocity", l_set_velocity},
-                                  {"pref_velocity", l_pref_velocity},
-                                  {"set_pref_velocity", l_set_pref_velocity},
-                                  {"new_velocity", l_new_velocity},
-                                  {"set_new_velocity", l_set_new_velocity},
-                                  {"lock", l_lock},
-                                  {"unlock", l_unlock},
-                                  {"is_locked", l_is_locked},
-                                  {"advance_locks", l_advance_locks}, /* lock timers */
-                                  {"lock_solved", l_lock_solved},
-                                  {"release_pushed", l_release_pushed},
-                                  {"lock_time", l_lock_time},
-                                  {"set_auto_lock", l_set_auto_lock},
-                                  {"auto_lock", l_auto_lock},
-                                  {"stall_time", l_stall_time},
-                                  {NULL, NULL}};
+const luaL_Reg agent_methods[] = {
+    {"add_agent", l_add_agent},         {"advance_locks", l_advance_locks}, /* lock timers */
+    {"lock_solved", l_lock_solved},     {"release_pushed", l_release_pushed}, {"lock_time", l_lock_time},
+    {"set_auto_lock", l_set_auto_lock}, {"auto_lock", l_auto_lock},           {NULL, NULL}};
 
 void add_param_methods(lua_State *L) {
     int p;

@@ -91,13 +91,11 @@ static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set) {
     return 0;
 }
 
-static int l_positions(lua_State *L) { return bulk_get(L, "positions", rvo_world_get_positions); }
+static int l_positions(lua_State *L) { return bulk_get(L, "positions", rvo_world_positions); }
 
-static int l_velocities(lua_State *L) { return bulk_get(L, "velocities", rvo_world_get_velocities); }
+static int l_velocities(lua_State *L) { return bulk_get(L, "velocities", rvo_world_velocities); }
 
-static int l_new_velocities(lua_State *L) {
-    return bulk_get(L, "new_velocities", rvo_world_get_new_velocities);
-}
+static int l_new_velocities(lua_State *L) { return bulk_get(L, "new_velocities", rvo_world_new_velocities); }
 
 static int l_set_pref_velocities(lua_State *L) {
     return bulk_set(L, "set_pref_velocities", rvo_world_set_pref_velocities);

@@ -325,9 +325,9 @@ void param_fields_read(lua_State *L, int idx, int arg, const char *fn, rvo_agent
         const char *name = rvo_param_name((rvo_param)p);
         double v;
         if (name != NULL && !is_def_field(name) && field_num(L, idx, name, arg, fn, &v)) {
-            const char *why = rvo_agent_def_set(a, (rvo_param)p, v);
-            if (why != NULL) {
-                arg_error(L, arg, fn, why);
+            rvo_error err;
+            if (rvo_agent_def_set_param(a, (rvo_param)p, v, &err) != RVO_OK) {
+                arg_error(L, arg, fn, err.message);
             }
         }
     }

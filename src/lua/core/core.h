@@ -165,6 +165,8 @@ static inline void push_id(lua_State *L, uint64_t id) { lua_pushinteger(L, (lua_
 
 HIDDEN extern const luaL_Reg world_methods[], world_meta[], world_module_funcs[];
 HIDDEN extern const luaL_Reg agent_methods[], bulk_methods[], obstacle_methods[], query_methods[];
+/* The methods of src/lua/methods.def (methods.c). */
+HIDDEN extern const luaL_Reg listed_methods[];
 HIDDEN extern const luaL_Reg snapshot_methods[], snapshot_module_funcs[];
 /* Adds a getter and a setter per agent parameter to the methods table at
  * the top of the stack; the metatable is just below it. */

@@ -4,7 +4,8 @@
 
 LUAMOD_API int luaopen_rvo_core(lua_State *L) {
     static const luaL_Reg *const method_sets[] = {world_methods,    agent_methods, bulk_methods,
-                                                  obstacle_methods, query_methods, snapshot_methods};
+                                                  obstacle_methods, query_methods, snapshot_methods,
+                                                  listed_methods};
     static const luaL_Reg *const module_sets[] = {world_module_funcs, snapshot_module_funcs};
     size_t k;
     luaL_newmetatable(L, WORLD_NAME); /* mt, with __name */

@@ -89,80 +89,13 @@ static int l_set_obstacle_points(lua_State *L) {
     rvo_status st;
     check_table(L, 2, fn);
     buf = read_points(L, lw, 2, fn, &len);
-    st = rvo_world_set_obstacle_points(lw->w, id, buf, (int32_t)(len / 2));
+    st = rvo_obstacle_set_points(lw->w, id, buf, (int32_t)(len / 2));
     if (st != RVO_OK) {
         /* core: id = 1, xy = 2, n = 3 */
         static const signed char map[] = {1, 2, 2};
         core_error(L, lw->w, st, fn, map, 3);
     }
     return 0;
-}
-
-static int l_set_obstacle_velocity(lua_State *L) {
-    static const char fn[] = "set_obstacle_velocity";
-    lworld *lw = check_world(L, fn);
-    rvo_obstacle_id id = check_id(L, 1, fn);
-    double vx = check_num(L, 2, fn);
-    double vy = check_num(L, 3, fn);
-    /* core: id = 1, vx = 2, vy = 3, as in Lua */
-    rvo_status st = rvo_world_set_obstacle_velocity(lw->w, id, (float)vx, (float)vy);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int l_obstacle_velocity(lua_State *L) {
-    static const char fn[] = "obstacle_velocity";
-    lworld *lw = check_world(L, fn);
-    rvo_obstacle_id id = check_id(L, 1, fn);
-    rvo_vec2 v;
-    rvo_status st = rvo_world_obstacle_velocity(lw->w, id, &v);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    lua_pushnumber(L, (lua_Number)v.x);
-    lua_pushnumber(L, (lua_Number)v.y);
-    return 2;
-}
-
-static int l_remove_obstacle(lua_State *L) {
-    static const char fn[] = "remove_obstacle";
-    lworld *lw = check_world(L, fn);
-    rvo_obstacle_id id = check_id(L, 1, fn);
-    rvo_status st = rvo_world_remove_obstacle(lw->w, id);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int l_set_obstacle_z_range(lua_State *L) {
-    static const char fn[] = "set_obstacle_z_range";
-    lworld *lw = check_world(L, fn);
-    rvo_obstacle_id id = check_id(L, 1, fn);
-    double zmin = check_num(L, 2, fn);
-    double zmax = check_num(L, 3, fn);
-    /* core: id = 1, zmin = 2, zmax = 3, as in Lua */
-    rvo_status st = rvo_obstacle_set_z_range(lw->w, id, (float)zmin, (float)zmax);
-    if (st != RVO_OK) {
-        core_error(L, lw->w, st, fn, NULL, 0);
-    }
-    return 0;
-}
-
-static int l_obstacle_count(lua_State *L) {
-    lworld *lw = check_world(L, "obstacle_count");
-    lua_pushinteger(L, (lua_Integer)rvo_world_obstacle_count(lw->w));
-    return 1;
-}
-
-static int l_obstacle_valid(lua_State *L) {
-    static const char fn[] = "obstacle_valid";
-    lworld *lw = check_world(L, fn);
-    rvo_obstacle_id id = check_id(L, 1, fn);
-    lua_pushboolean(L, id != 0 && rvo_world_obstacle_valid(lw->w, id));
-    return 1;
 }
 
 /* world:obstacle_points(id [, buf]) -> xy, closed (xy: buf when given) */
@@ -173,10 +106,10 @@ static int l_obstacle_points(lua_State *L) {
     int has_buf = opt_table(L, 2, fn);
     float *buf = floats(L, lw, 64);
     bool closed = false;
-    int32_t n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed), i;
+    int32_t n = rvo_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed), i;
     if (n > (int32_t)(lw->fcap / 2)) {
         buf = floats(L, lw, 2 * (size_t)n);
-        n = rvo_world_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed);
+        n = rvo_obstacle_points(lw->w, id, buf, (int32_t)(lw->fcap / 2), &closed);
     }
     if (n < 0) {
         core_error(L, lw->w, (rvo_status)n, fn, NULL, 0);
@@ -208,13 +141,7 @@ static int l_obstacles(lua_State *L) {
 /* ---- registration ----------------------------------------------------- */
 
 const luaL_Reg obstacle_methods[] = {{"add_obstacle", l_add_obstacle},
-                                     {"remove_obstacle", l_remove_obstacle},
                                      {"set_obstacle_points", l_set_obstacle_points},
-                                     {"set_obstacle_velocity", l_set_obstacle_velocity},
-                                     {"obstacle_velocity", l_obstacle_velocity},
-                                     {"obstacle_count", l_obstacle_count},
-                                     {"obstacle_valid", l_obstacle_valid},
-                                     {"set_obstacle_z_range", l_set_obstacle_z_range},
                                      {"obstacle_points", l_obstacle_points},
                                      {"obstacles", l_obstacles},
                                      {NULL, NULL}};

@@ -162,10 +162,10 @@ static int l_ray_cast(lua_State *L) {
     int r;
     {
         /* The core takes a uint32_t: judge the number as set_mask does. */
-        rvo_agent_def scratch = rvo_default_agent_def();
-        const char *why = rvo_agent_def_set(&scratch, RVO_PARAM_MASK, m);
-        if (why != NULL) {
-            arg_error(L, 7, fn, why);
+        rvo_agent_def scratch = rvo_agent_def_default();
+        rvo_error err;
+        if (rvo_agent_def_set_param(&scratch, RVO_PARAM_MASK, m, &err) != RVO_OK) {
+            arg_error(L, 7, fn, err.message);
         }
     }
     if (lua_isnoneornil(L, 9)) {
@@ -254,10 +254,10 @@ static int l_orca_lines(lua_State *L) {
     }
     has_buf = opt_table(L, 3, fn);
     buf = floats(L, lw, 4 * 64);
-    n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+    n = rvo_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
     if (n > (int32_t)(lw->fcap / 4)) {
         buf = floats(L, lw, 4 * (size_t)n);
-        n = rvo_world_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
+        n = rvo_agent_orca_lines(lw->w, id, (float)dt, buf, (int32_t)(lw->fcap / 4), &nobst);
     }
     if (n < 0) {
         core_error(L, lw->w, (rvo_status)n, fn, map, 4);

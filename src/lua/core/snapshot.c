@@ -19,7 +19,7 @@ static int l_load(lua_State *L) {
     size_t len;
     const char *s;
     lworld *lw;
-    char err[160];
+    rvo_error err;
     rvo_status st;
     if (lua_type(L, 1) != LUA_TSTRING) {
         luaL_error(L, "bad argument #1 to '%s' (string expected, got %s)", fn, type_name(L, 1));
@@ -31,11 +31,11 @@ static int l_load(lua_State *L) {
     lw->tag = WORLD_TAG;
     lua_pushvalue(L, MT);
     lua_setmetatable(L, -2);
-    st = rvo_world_load(s, len, NULL, &lw->w, err, sizeof err);
+    st = rvo_world_load(s, len, NULL, &lw->w, &err);
     if (st == RVO_ERR_OUT_OF_MEMORY) {
         luaL_error(L, "%s: not enough memory", fn);
     } else if (st != RVO_OK) {
-        arg_error(L, 1, fn, err);
+        arg_error(L, 1, fn, err.message);
     }
     return 1;
 }

@@ -43,10 +43,10 @@ static rvo_solver solver_of(lua_State *L, int idx, int arg, const char *fn) {
 
 static int l_new_world(lua_State *L) {
     static const char fn[] = "new_world";
-    rvo_world_def def = rvo_default_world_def();
+    rvo_world_def def = rvo_world_def_default();
     rvo_solver solver = RVO_SOLVER_ORCA;
     int compat = 0;
-    const char *why;
+    rvo_error err;
     lworld *lw;
     /* new_world is not a method: its table is argument #1 at index 1. */
     int t = lua_type(L, 1);
@@ -84,16 +84,15 @@ static int l_new_world(lua_State *L) {
         }
         lua_pop(L, 1);
     }
-    why = rvo_world_def_check(&def);
-    if (why != NULL) {
-        arg_error(L, 1, fn, why);
+    if (rvo_world_def_check(&def, &err) != RVO_OK) {
+        arg_error(L, 1, fn, err.message);
     }
     lw = (lworld *)lua_newuserdatauv(L, sizeof *lw, 0);
     memset(lw, 0, sizeof *lw);
     lw->tag = WORLD_TAG;
     lua_pushvalue(L, MT);
     lua_setmetatable(L, -2);
-    lw->w = rvo_world_create(&def);
+    lw->w = rvo_world_create(&def, NULL);
     if (lw->w == NULL) {
         luaL_error(L, "%s: not enough memory", fn);
     }

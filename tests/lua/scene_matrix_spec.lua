@@ -1,0 +1,106 @@
+-- Part of the scene matrix (tests/bench/scene_matrix.c) on both runtimes:
+-- symmetric encounters on constant and goal-seeking preferred velocities
+-- resolve sideways in the default mode. Every agent gets 20 m past its
+-- start, nobody is pushed back more than one radius from the farthest it
+-- had come, bodies stay apart, and the run is the same on 1 and 2 threads.
+local rvo = require("rvo")
+
+local function scene(name)
+    local s = {}
+    local function add(x, y, dx, dy) s[#s + 1] = { x = x, y = y, dx = dx, dy = dy } end
+    if name == "cross2" then
+        add(-12, 0, 1, 0); add(0, -12, 0, 1)
+    elseif name == "columns" then
+        for k = 0, 4 do add(-12 - 1.5 * k, 0, 1, 0); add(12 + 1.5 * k, 0, -1, 0) end
+    elseif name == "corridor" then
+        add(-12, 0, 1, 0); add(12, 0, -1, 0)
+    end
+    return s
+end
+
+-- radius 0.5, dt 0.1, neighbour distance 10; returns the step all were
+-- 20 m on (or nil), the worst push-back, the worst overlap (fraction of
+-- the radius sum) and the final positions.
+local function run(name, th, vmax, goal, threads)
+    local s = scene(name)
+    local w = rvo.new_world { time_step = 0.1, radius = 0.5, max_speed = vmax, neighbor_dist = 10,
+        max_neighbors = 16, time_horizon = th, threads = threads }
+    local ids, best = {}, {}
+    for i, a in ipairs(s) do ids[i] = w:add_agent(a.x, a.y); best[i] = 0 end
+    if name == "corridor" then
+        w:add_obstacle { -20, 1.25, 20, 1.25, 20, 3, -20, 3 }
+        w:add_obstacle { -20, -3, 20, -3, 20, -1.25, -20, -1.25 }
+    end
+    local back, overlap, done = 0, 0, nil
+    local limit = math.floor((2.5 * 24 / vmax + 10) / 0.1)
+    for step = 0, limit - 1 do
+        local all = true
+        for i, a in ipairs(s) do
+            local x, y = w:position(ids[i])
+            if (x - a.x) * a.dx + (y - a.y) * a.dy < 20 - 1e-3 then all = false end
+            if goal then
+                local ex, ey = a.x + 24 * a.dx - x, a.y + 24 * a.dy - y
+                local d = math.sqrt(ex * ex + ey * ey)
+                local sp = d < vmax * 0.1 and d / 0.1 or vmax
+                if d > 1e-6 then w:set_pref_velocity(ids[i], ex / d * sp, ey / d * sp)
+                else w:set_pref_velocity(ids[i], 0, 0) end
+            else
+                w:set_pref_velocity(ids[i], a.dx * vmax, a.dy * vmax)
+            end
+        end
+        if all then done = step; break end
+        w:step()
+        for i, a in ipairs(s) do
+            local x, y = w:position(ids[i])
+            local prog = (x - a.x) * a.dx + (y - a.y) * a.dy
+            if prog > best[i] then best[i] = prog end
+            back = math.max(back, best[i] - prog)
+            for j = i + 1, #s do
+                local qx, qy = w:position(ids[j])
+                overlap = math.max(overlap, 1 - math.sqrt((x - qx) ^ 2 + (y - qy) ^ 2))
+            end
+        end
+    end
+    local pos = {}
+    for i = 1, #s do pos[2 * i - 1], pos[2 * i] = w:position(ids[i]) end
+    return done, back, overlap, pos
+end
+
+describe("the scene matrix (part, " .. rvo.backend .. ")", function()
+    for _, name in ipairs { "cross2", "columns", "corridor" } do
+        for _, goal in ipairs { false, true } do
+            for _, th in ipairs { 2, 10 } do
+                for _, v in ipairs { 1, 4 } do
+                    local what = string.format("%s, %s, horizon %g s, max speed %g", name,
+                        goal and "goal-seeking" or "constant", th, v)
+                    it(what .. ": everyone gets by sideways, on 1 and 2 threads alike", function()
+                        local done, back, overlap, pos = run(name, th, v, goal, 1)
+                        assert.is_not_nil(done, "not everyone got 20 m on")
+                        assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
+                        assert.is_true(overlap <= 0.01, "overlap " .. overlap)
+                        local done2, _, _, pos2 = run(name, th, v, goal, 2)
+                        assert.are.equal(done, done2)
+                        assert.are.same(pos, pos2)
+                    end)
+                end
+            end
+        end
+    end
+
+    it("the head-on pair of issue 16 (radius 1, dt 0.25, horizon 2 s, constant) passes within 200 steps", function()
+        local w = rvo.new_world { time_step = 0.25, radius = 1, max_speed = 2, neighbor_dist = 10, time_horizon = 2 }
+        local a, b = w:add_agent(-10, 0), w:add_agent(10, 0)
+        local passed, back_a, back_b, far_a, far_b = nil, 0, 0, -10, 10
+        for step = 1, 400 do
+            w:set_pref_velocity(a, 2, 0); w:set_pref_velocity(b, -2, 0)
+            w:step()
+            local ax, bx = w:position(a), w:position(b)
+            far_a, far_b = math.max(far_a, ax), math.min(far_b, bx)
+            back_a, back_b = math.max(back_a, far_a - ax), math.max(back_b, bx - far_b)
+            if not passed and ax > bx + 2 then passed = step end
+        end
+        assert.is_not_nil(passed)
+        assert.is_true(passed <= 200, "passed at step " .. tostring(passed))
+        assert.is_true(math.max(back_a, back_b) <= 1, "pushed back " .. math.max(back_a, back_b))
+    end)
+end)
