@@ -88,17 +88,6 @@ typedef struct push_ctx {
     bool moved;
 } push_ctx;
 
-/* Is p inside the closed ring of obstacle ob (crossing number)? */
-static bool inside_ring(const rvo_world *w, const obstacle *ob, rvo_vec2 p) {
-    bool in = false;
-    for (int32_t k = ob->first; k < ob->first + ob->count; ++k) {
-        const rvo_vec2 a = w->verts[k].point, b = w->verts[w->verts[k].next].point;
-        if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x))
-            in = !in;
-    }
-    return in;
-}
-
 /* An agent the passes between agents squeezed into a moving solid, within
  * a radius of an edge that faces the motion: out in front of that edge
  * (else the obstacle would carry on with the agent inside it). */
@@ -111,7 +100,7 @@ static void push_ahead_of_moving(push_ctx *c, int32_t e, const obstacle *ob) {
     float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
     t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
     const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
-    if (!(v2_abs_sq(v2_sub(c->p, q)) < sqrf(c->radius)) || !inside_ring(c->w, ob, c->p))
+    if (!(v2_abs_sq(v2_sub(c->p, q)) < sqrf(c->radius)) || !rvo__obstacle_contains(c->w, ob, c->p))
         return;
     c->p = v2_add(q, v2_scale(c->radius, out));
     c->moved = true;

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int check_failures = 0;
@@ -22,4 +23,14 @@ uint64_t check_hash_world(const rvo_world *w) {
         h = (h ^ b) * 1099511628211ull;
     }
     return h;
+}
+
+rvo_world *check_copy(const rvo_world *w) {
+    const size_t n = rvo_world_save(w, NULL, 0);
+    void *buf = malloc(n);
+    CHECK(buf && rvo_world_save(w, buf, n) == n);
+    rvo_world *l = NULL;
+    CHECK(buf && rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
+    free(buf);
+    return l;
 }

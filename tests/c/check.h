@@ -13,6 +13,10 @@
  * hashes mean bit-identical worlds (the thread-determinism tests). */
 uint64_t check_hash_world(const rvo_world *w);
 
+/* A copy of w through a snapshot (saved, then loaded), or NULL (a failed
+ * CHECK) when it does not load. */
+rvo_world *check_copy(const rvo_world *w);
+
 extern int check_failures;
 extern int check_count;
 

@@ -156,12 +156,7 @@ static void contact(void) {
     CHECK(rvo_agent_lock(w, a, 2, 0) == RVO_OK); /* straight into the wall (the timer goes on) */
     CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
     /* a copy saved now (between integrate and release_pushed) answers alike */
-    const size_t n = rvo_world_save(w, NULL, 0);
-    uint8_t *buf = malloc(n);
-    rvo_world_save(w, buf, n);
-    rvo_world *l = NULL;
-    CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
-    free(buf);
+    rvo_world *l = check_copy(w);
     CHECK(rvo_world_release_pushed(w) == 1);
     CHECK(rvo_agent_is_locked(w, a) == 0 && rvo_agent_is_locked(w, wall) == 1);
     if (l) {
@@ -219,12 +214,7 @@ static uint64_t crowd(int threads, bool snapshot_midway) {
     }
     for (int s = 0; s < 120; ++s) {
         if (snapshot_midway && s == 60) {
-            const size_t n = rvo_world_save(w, NULL, 0);
-            uint8_t *buf = malloc(n);
-            rvo_world_save(w, buf, n);
-            rvo_world *l = NULL;
-            CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
-            free(buf);
+            rvo_world *l = check_copy(w);
             if (!l)
                 break;
             rvo_agent_id ids[100];

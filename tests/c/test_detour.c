@@ -105,12 +105,7 @@ static void snapshot_mid_detour(void) {
     rvo_vec2 p;
     rvo_agent_position(w, a, &p);
     CHECK(p.x < -2.4f && p.y > 0.4f); /* sliding along the near face */
-    const size_t n = rvo_world_save(w, NULL, 0);
-    void *buf = malloc(n);
-    CHECK(rvo_world_save(w, buf, n) == n);
-    rvo_world *l = NULL;
-    CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
-    free(buf);
+    rvo_world *l = check_copy(w);
     if (!l) {
         rvo_world_destroy(w);
         return;

@@ -76,12 +76,7 @@ static uint64_t sweep_mode(float speed, int threads, bool save_midway, bool stri
     int inside = 0, behind = 0;
     for (int s = 0; s < steps; ++s) {
         if (save_midway && s == steps / 2) {
-            const size_t n = rvo_world_save(w, NULL, 0);
-            void *buf = malloc(n);
-            rvo_world_save(w, buf, n);
-            rvo_world *l = NULL;
-            CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
-            free(buf);
+            rvo_world *l = check_copy(w);
             if (l) {
                 rvo_world_destroy(w);
                 w = l; /* go on with the loaded copy */
@@ -286,12 +281,7 @@ static uint64_t reshape_run(int threads, bool reload, bool strict) {
     box_xy(xy, 0, 0, 2, 1.5f);
     CHECK(rvo_obstacle_set_points(w, o, xy, 4) == RVO_OK);
     if (reload) {
-        const size_t n = rvo_world_save(w, NULL, 0);
-        void *buf = malloc(n);
-        rvo_world_save(w, buf, n);
-        rvo_world *l = NULL;
-        CHECK(rvo_world_load(buf, n, NULL, &l, NULL) == RVO_OK);
-        free(buf);
+        rvo_world *l = check_copy(w);
         if (l) {
             rvo_world_destroy(w);
             w = l;
