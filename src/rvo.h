@@ -222,10 +222,11 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    group sent to a point too small for it comes to rest instead of
  *    churning: giving way there only shoved the crowd around);
  *  - an agent stalled against a crowd at rest (it touches, within about 32
- *    degrees of its preferred velocity, an idle agent hemmed in or one that
- *    rests already) rests too: the solve aims it at zero instead of its
- *    preferred velocity until the crowd ahead moves or it stops stalling
- *    (pressing on, it slid along the crowd for good);
+ *    degrees of its preferred velocity, an idle agent hemmed in, one that
+ *    rests already, or, both stalled for ten times the threshold, one that
+ *    presses the same way) rests too: the solve aims it at zero instead of
+ *    its preferred velocity until the crowd ahead moves or it stops
+ *    stalling (pressing on, it slid along the crowd for good);
  *  - two agents that want opposite ways and close head-on (within about 1
  *    degree) while one is slowed avoid by a leg of the velocity obstacle,
  *    not by braking: they pass sideways instead of stopping nose to nose;

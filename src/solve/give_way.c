@@ -32,7 +32,9 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
 
 /* Does stalled agent i press into an agent at rest, one it touches within
  * acos(RVO_REST_AHEAD_COS) of its preferred velocity that is idle and
- * hemmed in (it cannot give way), or that already rests against one? */
+ * hemmed in (it cannot give way), that already rests against one, or that
+ * like i has stalled for RVO_LONG_STALL times the threshold pressing the
+ * same way (preferred velocities within acos(RVO_REST_SAME_COS))? */
 static bool presses_on_rest(const rvo_world *w, int32_t i) {
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
@@ -42,9 +44,17 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
             const unsigned uk = w->uneven[k];
-            const bool at_rest = (uk & (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE)) ==
-                                     (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE) ||
-                                 (uk & RVO_UNEVEN_RESTS);
+            /* idle and hemmed in, resting already, or (both stalled for
+             * long) pressing the same way */
+            bool at_rest = (uk & (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE)) ==
+                               (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE) ||
+                           (uk & RVO_UNEVEN_RESTS);
+            if (!at_rest && (uk & w->uneven[i] & RVO_UNEVEN_LONG)) {
+                const rvo_vec2 pk = w->pref[k];
+                const float d = v2_dot(pref, pk);
+                at_rest = d > 0.0f &&
+                          d * d >= RVO_REST_SAME_COS * RVO_REST_SAME_COS * v2_abs_sq(pref) * v2_abs_sq(pk);
+            }
             if (k == i || !at_rest)
                 continue;
             const agent_params *other = &w->prm[k];

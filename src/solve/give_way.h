@@ -73,6 +73,9 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #ifndef RVO_REST_AHEAD_COS /* -D to tune */
 #define RVO_REST_AHEAD_COS 0.85f
 #endif
+#ifndef RVO_REST_SAME_COS /* -D to tune */
+#define RVO_REST_SAME_COS 0.97f
+#endif
 #define RVO_REST_PASSES 16 /* a resting crowd grows this many agents deep per step at most */
 #ifndef RVO_CONTACT_MARGIN /* -D to tune */
 #define RVO_CONTACT_MARGIN 1.1f
