@@ -998,8 +998,10 @@ local unstick = {}
 function unstick.new(opts) end
 ---Escalates the world's stalled agents and turns the preferred velocities of
 ---those under escalation (after setting them, each frame); returns how many.
----Never escalates an agent with a zero preferred velocity, one waiting
----behind a parked agent, or one within `arrive` of its goal in goals.
+---Never escalates an agent with a zero preferred velocity, one within
+---`arrive` of its goal in goals, or one queued: touching, ahead of it, a
+---parked agent (idle, or home within `arrive` of its goal) or a stalled one
+---that wants the same way (only the front of a standoff is escalated).
 ---@param world rvo.World
 ---@param dt? number
 ---@param goals? table<rvo.AgentId, number[]> id -> {x, y}

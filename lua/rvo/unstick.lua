@@ -95,14 +95,18 @@ local function sorted_keys(t)
     return ks
 end
 
-local stalled_ids = {}
+local stalled_ids, queued = {}, {}
+-- idle: a preferred speed of at most 1% of the max speed (the core's test)
+local idle_sq = 0.01 * 0.01
 
 --- Escalates the world's stalled agents and turns the preferred velocities
 -- of every agent under escalation (call it after setting them, each frame).
 -- dt [s] defaults to the world's time_step. goals (optional): a table
 -- id -> { x, y }; an agent within `arrive` of its goal, or with a zero
 -- preferred velocity, is never escalated and its escalation ends (pushed
--- off its spot in a parked crowd, it only has to step back). Returns the
+-- off its spot in a parked crowd, it only has to step back); nor is one
+-- queued behind a parked agent (idle, or home) or behind a stalled one that
+-- wants the same way: only the front of a standoff escalates. Returns the
 -- number of agents under escalation.
 function Unstick:apply(world, dt, goals)
     if getmetatable(self) ~= Unstick then
@@ -122,6 +126,14 @@ function Unstick:apply(world, dt, goals)
     local arrive_sq = self.arrive * self.arrive
     -- idle, waiting behind a parked agent, or arrived (near its goal): no
     -- escalation
+    -- within arrive of its goal (goals given)
+    local function home(id, x, y)
+        local g = goals and goals[id]
+        if type(g) ~= "table" then return false end
+        local gx, gy = g[1], g[2]
+        if not (finite(gx) and finite(gy)) then return false end
+        return (x - gx) * (x - gx) + (y - gy) * (y - gy) <= arrive_sq
+    end
     local function resting(id)
         local px, py = world:pref_velocity(id)
         if px == 0 and py == 0 then return true end
@@ -134,16 +146,28 @@ function Unstick:apply(world, dt, goals)
             local dx, dy = nx - x, ny - y
             local reach = 1.5 * (r + world:radius(nb))
             if dx * dx + dy * dy > reach * reach then break end
-            local qx, qy = world:pref_velocity(nb)
-            if dx * px + dy * py > 0 and qx == 0 and qy == 0 then return true end
+            local ahead = dx * px + dy * py
+            if ahead > 0 then
+                -- parked ahead: idle, or home (within arrive of its goal)
+                local qx, qy = world:pref_velocity(nb)
+                if qx * qx + qy * qy <= idle_sq * world:max_speed(nb) ^ 2 or home(nb, nx, ny) then
+                    return true
+                end
+                -- queued: the one ahead is stalled too, wanting the same way
+                -- (within 45 degrees); only the front of a standoff escalates
+                local same = qx * px + qy * py
+                if queued[nb] and same > 0 and 2 * same * same > (qx * qx + qy * qy) * (px * px + py * py) then
+                    return true
+                end
+            end
         end
-        local g = goals and goals[id]
-        if type(g) ~= "table" then return false end
-        local gx, gy = g[1], g[2]
-        if not (finite(gx) and finite(gy)) then return false end
-        return (x - gx) * (x - gx) + (y - gy) * (y - gy) <= arrive_sq
+        return home(id, x, y)
     end
     local active, recent = self.active, self.recent
+    -- the stalled agents (a queue behind a stalled one is left alone)
+    local n = world:stalled(stalled_ids)
+    for k in pairs(queued) do queued[k] = nil end
+    for i = 1, n do queued[stalled_ids[i]] = true end
     -- forget old escalations
     for _, id in ipairs(sorted_keys(recent)) do
         local r = recent[id]
@@ -151,7 +175,6 @@ function Unstick:apply(world, dt, goals)
         if r.age > self.memory then recent[id] = nil end
     end
     -- new escalations, in id order
-    local n = world:stalled(stalled_ids)
     local fresh = {}
     for i = 1, n do fresh[i] = stalled_ids[i] end
     sort(fresh)

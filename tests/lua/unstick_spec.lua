@@ -197,9 +197,11 @@ describe("rvo.unstick in a parked crowd", function()
     -- sides at different times; late arrivals push parked ones off their
     -- slots. Before: unstick escalated them for good (33 of 120 home at
     -- 1500 steps, 50 weights altered, 0.41 m/s); without it 97 are home.
-    local function park(with_unstick)
+    -- One run decides little (which units end up home swings by 20-30 with
+    -- any change), so the runs of 8 jitter seeds are summed.
+    local function park(with_unstick, seed)
         local w = rvo.new_world { time_step = 0.1, radius = 0.5, max_speed = 2, neighbor_dist = 6 }
-        local j = require("rvo.jitter").new { seed = 1, amount = 0.05, slow_radius = 1 }
+        local j = require("rvo.jitter").new { seed = seed, amount = 0.05, slow_radius = 1 }
         local u = require("rvo.unstick").new { seed = 2 }
         local ids, goal = {}, {}
         for i = 0, 119 do
@@ -232,11 +234,19 @@ describe("rvo.unstick in a parked crowd", function()
     end
 
     it("does not churn it: as many home as without, weights back, at rest", function()
-        local plain_home = park(false)
-        local home, altered, speed = park(true)
-        -- measured: 97 home without; with unstick 103 home, 1 weight altered, 0.039 m/s
-        assert.is_true(home >= plain_home - 5, home .. " home against " .. plain_home)
+        local plain_home, plain_speed, home, altered, speed = 0, 0, 0, 0, 0
+        for seed = 1, 8 do
+            local h0, _, s0 = park(false, seed)
+            local h, a, s = park(true, seed)
+            plain_home, plain_speed = plain_home + h0, plain_speed + s0 / 8
+            home, altered, speed = home + h, math.max(altered, a), speed + s / 8
+        end
+        -- measured: 774 home of 960 without, 0.071 m/s; with unstick 746
+        -- (643 when it escalated units queued behind home or stalled
+        -- ones), no weight altered at the end, 0.068 m/s
+        assert.is_true(home >= 0.95 * plain_home, home .. " home against " .. plain_home)
         assert.is_true(altered <= 3, altered .. " weights altered")
-        assert.is_true(speed <= 0.1, speed .. " m/s")
+        assert.is_true(speed <= 0.1 and speed <= 1.2 * plain_speed,
+            speed .. " m/s against " .. plain_speed .. " without")
     end)
 end)
