@@ -426,6 +426,14 @@ local function scenario()
         [150] = function()
             selected = nearest_agent(W * 0.5, H * 0.5, 100)
         end,
+        [160] = function() love.keypressed("space") end, -- pause
+        [161] = function() -- one step while paused fills the panel
+            view = {}
+            love.keypressed("n")
+            if not (view.n and view.n > 0) then error("smoke: the panel is empty after a step while paused") end
+            print(string.format("rvo demo smoke: a step while paused drew %d lines", view.n))
+        end,
+        [162] = function() love.keypressed("space") end, -- and on
         [179] = function() -- hover the selected agent's first neighbour: its line lights up
             local nb = view.neighbors and view.neighbors[1]
             if nb then
