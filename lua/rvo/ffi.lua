@@ -1238,6 +1238,11 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
         obstacle = obstacle ~= 0 and tonumber(obstacle) or nil,
     }
 end
+-- Never compiled: in a compiled loop this wrapper crashed LuaJIT
+-- 2.1.0-beta3 (SIGSEGV in its machine code) in 4 of 200 runs of
+-- rvo.surround's scene; interpreted, 0 of 800. It then costs about 1.6 us a
+-- call instead of 0.26 (docs/performance.md).
+if jit then jit.off(methods.ray_cast, true) end
 
 ---------------------------------------------------------------------------
 -- Debug view: the ORCA lines of one agent (as rvo.core's l_orca_lines).
