@@ -375,7 +375,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         case 15: {
             const uint64_t id = pick(&r, sh.agents, sh.nagents);
-            if (u8(&r) & 1) {
+            const uint8_t sel = u8(&r);
+            if (((sel >> 1) & 7) == 7) { /* lock timers and bulk steering (1 in 8) */
+                const int k = sel >> 4;
+                int32_t n = 0;
+                if (k % 6 == 0) {
+                    n = rvo_world_advance_locks(w, num(&r));
+                } else if (k % 6 == 1) {
+                    const float t = num(&r), a = num(&r), c = num(&r), rel = num(&r);
+                    n = rvo_world_lock_solved(w, t, a, c, rel, u32(&r));
+                } else if (k % 6 == 2) {
+                    n = rvo_world_release_pushed(w);
+                } else if (k % 6 == 3) {
+                    double t = -1;
+                    n = rvo_agent_lock_time(w, id, &t);
+                    if (n == RVO_OK && !(t >= 0 && isfinite(t)))
+                        abort();
+                } else if (k % 6 == 4) {
+                    n = rvo_agent_set_auto_lock(w, id, k & 1);
+                    const int on = rvo_agent_auto_lock(w, id);
+                    if (on != 0 && on != 1 && on != RVO_ERR_UNKNOWN_ID)
+                        abort();
+                } else { /* steer a few agents (ids live, stale or made up) toward goals */
+                    rvo_agent_id sid[4];
+                    double goals[8], rng[2] = {12345, 67890}, left[4];
+                    const int32_t m = (int32_t)(u8(&r) % 5);
+                    for (int32_t q = 0; q < m; ++q) {
+                        sid[q] = pick(&r, sh.agents, sh.nagents);
+                        goals[2 * q] = num(&r), goals[2 * q + 1] = num(&r);
+                    }
+                    n = rvo_world_steer(w, sid, goals, m, num(&r), num(&r), num(&r), (k & 1) ? rng : NULL,
+                                        left);
+                }
+                st = n < 0 ? n : RVO_OK;
+                break;
+            }
+            if (sel & 1) {
                 const float a = num(&r), b = num(&r);
                 st = rvo_agent_lock(w, id, a, b);
             } else {
