@@ -19,16 +19,21 @@ void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size) 
     return realloc(p, new_size);
 }
 
+/* The capacity that holds need elements: cap doubled (from 16) until it
+ * does, at most INT32_MAX. */
+static int64_t grown_cap(int32_t cap, int32_t need) {
+    int64_t n = cap > 0 ? cap : 16;
+    while (n < need)
+        n *= 2;
+    return n > INT32_MAX ? INT32_MAX : n;
+}
+
 /* Grows *p to hold at least need elements (doubling). False when out of memory. */
 bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t elem) {
     RVO_ASSERT(p && cap && *cap >= 0 && (*p != NULL || *cap == 0) && elem > 0);
     if (need <= *cap)
         return true;
-    int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    if (n > INT32_MAX)
-        n = INT32_MAX;
+    const int64_t n = grown_cap(*cap, need);
     void *q = rvo__base_realloc(b, *p, (size_t)*cap * elem, (size_t)n * elem);
     if (!q)
         return false;
@@ -45,11 +50,7 @@ bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, v
                            const size_t elems[]) {
     if (need <= *cap)
         return true;
-    int64_t n = *cap > 0 ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    if (n > INT32_MAX)
-        n = INT32_MAX;
+    const int64_t n = grown_cap(*cap, need);
     void *fresh[RVO_GROW_ARRAYS_MAX];
     RVO_ASSERT(count > 0 && count <= RVO_GROW_ARRAYS_MAX);
     if (count > RVO_GROW_ARRAYS_MAX)
