@@ -109,8 +109,7 @@ rvo_vec2 rvo__detour_pref_slow(rvo_world *w, int32_t i, scratch *s) {
     const rvo_vec2 pref = w->pref[i];
     int8_t side = w->detour[i];
     const agent_params *a = &w->prm[i];
-    const float speed_sq = v2_abs_sq(pref);
-    if (speed_sq <= sqrf(RVO_IDLE_SPEED * a->max_speed) || w->nverts == 0) {
+    if (rvo__idle(pref, a) || w->nverts == 0) {
         w->detour[i] = 0;
         return pref;
     }
@@ -122,7 +121,7 @@ rvo_vec2 rvo__detour_pref_slow(rvo_world *w, int32_t i, scratch *s) {
         w->detour[i] = 0; /* nothing near, or on the outline itself (no normal) */
         return pref;
     }
-    const float speed = sqrtf(speed_sq);
+    const float speed = sqrtf(v2_abs_sq(pref));
     const rvo_vec2 h = v2_scale(1.0f / speed, pref);
     const float dist = sqrtf(nq.best_sq);
     const rvo_vec2 n = v2_scale(1.0f / dist, v2_sub(p, nq.q)); /* from the outline to the agent */

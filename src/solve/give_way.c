@@ -2,10 +2,21 @@
  * pair with it split other than 50/50, and whether it is hemmed in. */
 #include "solve/give_way.h"
 
-/* The agents that agent i touches (nearer than RVO_CONTACT_MARGIN times
- * the radius sum, avoided by i, on its floor): all of them in *all, the
- * idle ones among them in *idle. Searches the agent grid, whose items may
- * stand up to its slack from their cells; distances from w->pos. */
+/* Does agent i touch agent k: another agent nearer than RVO_CONTACT_MARGIN
+ * times the radius sum (distances from w->pos), one that i avoids, on its
+ * floor? */
+static bool touches(const rvo_world *w, int32_t i, int32_t k) {
+    if (k == i)
+        return false;
+    const agent_params *me = &w->prm[i], *other = &w->prm[k];
+    const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
+    return v2_abs_sq(v2_sub(w->pos[k], w->pos[i])) < touch * touch && (me->mask & other->groups) &&
+           z_overlap(me->z, me->height, other->z, other->height, w->height_margin);
+}
+
+/* The agents that agent i touches: all of them in *all, the idle ones
+ * among them in *idle. Searches the agent grid, whose items may stand up to
+ * its slack from their cells (the box: every agent i can touch). */
 static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t *idle) {
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
@@ -15,18 +26,10 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) /* (a row's cells are one span of items) */
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
-            if (k == i)
-                continue;
-            const agent_params *other = &w->prm[k];
-            const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
-            if (!(v2_abs_sq(v2_sub(w->pos[k], p)) < touch * touch))
-                continue;
-            if (!(me->mask & other->groups))
-                continue;
-            if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+            if (!touches(w, i, k))
                 continue;
             ++*all;
-            *idle += rvo__idle(w->pref[k], other);
+            *idle += rvo__idle(w->pref[k], &w->prm[k]);
         }
 }
 
@@ -55,14 +58,9 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
                 at_rest = d > 0.0f &&
                           d * d >= RVO_REST_SAME_COS * RVO_REST_SAME_COS * v2_abs_sq(pref) * v2_abs_sq(pk);
             }
-            if (k == i || !at_rest)
+            if (!at_rest || !touches(w, i, k))
                 continue;
-            const agent_params *other = &w->prm[k];
-            const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
             const rvo_vec2 rel = v2_sub(w->pos[k], p);
-            if (!(v2_abs_sq(rel) < touch * touch) || !(me->mask & other->groups) ||
-                !z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
-                continue;
             const float d = v2_dot(pref, rel);
             if (d > 0.0f &&
                 d * d > RVO_REST_AHEAD_COS * RVO_REST_AHEAD_COS * v2_abs_sq(pref) * v2_abs_sq(rel))

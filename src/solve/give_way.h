@@ -10,13 +10,11 @@
 #include "world/world.h"
 
 /* Giving way (strict overlap): an agent is idle while its
- * preferred speed is at most RVO_IDLE_SPEED of its max speed; the agent
+ * preferred speed is at most RVO_IDLE_SPEED of its max speed (rvo__idle,
+ * world/world.h); the agent
  * that gives way takes the whole ORCA correction and RVO_GIVE_WAY_SHARE of
  * an overlap (not all of it: an agent pinched between two others must be
  * able to push back, or the projection cannot converge). */
-#ifndef RVO_IDLE_SPEED /* -D to tune */
-#define RVO_IDLE_SPEED 0.01f
-#endif
 #ifndef RVO_GIVE_WAY_SHARE /* -D to tune */
 #define RVO_GIVE_WAY_SHARE 0.9f
 #endif
@@ -88,12 +86,9 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 bool rvo__update_shares(rvo_world *w);
 
 /* Giving way's two per-agent tests (rvo__gives_way, and the flags of
- * rvo__update_shares, which must match it): idle, a preferred speed of at
- * most RVO_IDLE_SPEED of its max speed; stalled, a stall time s at the
- * world's threshold t (& rather than &&: no branch in the flag loop). */
-static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
-    return v2_abs_sq(pref) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
-}
+ * rvo__update_shares, which must match it): idle (rvo__idle); stalled, a
+ * stall time s at the world's threshold t (& rather than &&: no branch in
+ * the flag loop). */
 static inline bool rvo__stalled(float s, float t) { return (s > 0.0f) & (s >= t); }
 
 /* The rules before the hemmed test (rvo__gives_way); *idle_rule: the

@@ -428,7 +428,7 @@ int32_t rvo_world_avoiding(rvo_world *w, float tolerance, rvo_agent_id *out, int
     for (int32_t i = 0; i < w->count; ++i) {
         if (w->prm[i].locked)
             continue;
-        if (v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq) {
+        if (rvo__diverted(w, i, tol_sq)) {
             if (n < cap)
                 out[n] = w->ids[i];
             ++n;

@@ -11,9 +11,6 @@
 #define LOCK_EXPIRED 1e-9
 /* m: the overlap passes moved a locked agent farther than float error */
 #define LOCK_CONTACT 1e-3
-/* An agent whose preferred speed is at most this share of its max speed is
- * idle (as solve/give_way.h's RVO_IDLE_SPEED): not locked. */
-#define LOCK_IDLE_SPEED 0.01f
 
 static int32_t find(const rvo_world *w, rvo_agent_id id) {
     const int32_t i = rvo__slot_lookup(&w->agent_slots, id);
@@ -74,10 +71,9 @@ int32_t rvo_world_lock_solved(rvo_world *w, float tolerance, double after_avoid,
         agent_lock *k = &w->lock[i];
         if (w->prm[i].locked || k->no_auto || !(w->prm[i].groups & groups))
             continue;
-        if (v2_abs_sq(w->pref[i]) <= sqrf(LOCK_IDLE_SPEED * w->prm[i].max_speed))
+        if (rvo__idle(w->pref[i], &w->prm[i]))
             continue; /* idle: nothing to smooth, and locked it could not give way to a moving agent */
-        const bool diverted =
-            v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq; /* as rvo_world_avoiding */
+        const bool diverted = rvo__diverted(w, i, tol_sq);
         const double t = diverted ? after_avoid : after_clean;
         if (t <= LOCK_EXPIRED)
             continue;

@@ -40,6 +40,15 @@ static inline bool filters_pairs(const agent_params *a) {
     return a->mask != 0xffffffffu || a->groups == 0 || a->height != INFINITY;
 }
 
+/* Idle: a preferred speed of at most RVO_IDLE_SPEED of its max speed. The
+ * one test of giving way (solve/give_way.h), detours and lock timers. */
+#ifndef RVO_IDLE_SPEED /* -D to tune */
+#define RVO_IDLE_SPEED 0.01f
+#endif
+static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
+    return v2_abs_sq(pref) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
+}
+
 /* Lock timers (world/lock_timers.c), per agent in a cold array of their
  * own (cap entries, moves with the agent). left > 0: a timed lock. */
 typedef struct agent_lock {
@@ -196,6 +205,13 @@ struct rvo_world {
      * hot arrays above stay near the start of the struct */
     rvo_base base;
 };
+
+/* Did the last solve divert agent i: its new velocity more than
+ * sqrt(tol_sq) [m/s] from its preferred one (rvo_world_avoiding, and the
+ * lock timers' "avoiding")? */
+static inline bool rvo__diverted(const rvo_world *w, int32_t i, float tol_sq) {
+    return v2_abs_sq(v2_sub(w->newvel[i], w->pref[i])) > tol_sq;
+}
 
 /* The base layer's memory and error calls, on a world. */
 static inline void *rvo__realloc(rvo_world *w, void *p, size_t old_size, size_t new_size) {
