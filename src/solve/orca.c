@@ -433,12 +433,23 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
  * circle: the cut-off line only slows them, so an exactly head-on pair
  * braked to a stand, touching, and never passed. The leg line
  * is a tangent of the whole cone, so it stays safe; both of a pair pick
- * the same side (solve/orca.h's keep-right note). */
+ * the same side (solve/orca.h's keep-right note). So do two agents
+ * crossing at about a right angle, each walking where it wants, once the
+ * cut-off circle acts (cut_sq: its radius squared; beyond it the leg would
+ * demand avoidance past the horizon): braking, an exactly mirrored pair
+ * turned into each other's way and drifted on side by side, slowing. */
 static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos, rvo_vec2 wv,
-                           float dist_sq, float w_length_sq) {
+                           float dist_sq, float w_length_sq, float cut_sq) {
     const float det = v2_det(rel_pos, wv);
-    return det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq &&
-           v2_dot(w->pref[a], w->pref[b]) < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f);
+    if (!(det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq))
+        return false;
+    const float df = v2_dot(w->pref[a], w->pref[b]);
+    if (df < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f))
+        return true;
+    const float ff = v2_abs_sq(w->pref[a]) * v2_abs_sq(w->pref[b]);
+    return w_length_sq < cut_sq && ff > 0.0f &&
+           df * df <= RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS * ff && aligned(w->vel[a], w->pref[a]) &&
+           aligned(w->vel[b], w->pref[b]);
 }
 
 /* (not inlined: agent_lines4's slow path) */
@@ -473,7 +484,8 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
             const float w_length_sq = v2_abs_sq(wv);
             const float dot1 = v2_dot(wv, rel_pos);
             if (dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq &&
-                !(strict && head_on(w, ai, bi, rel_pos, wv, dist_sq, w_length_sq))) {
+                !(strict &&
+                  head_on(w, ai, bi, rel_pos, wv, dist_sq, w_length_sq, sqrf(combined_radius * inv_th)))) {
                 /* Project on the cut-off circle. */
                 const float w_length = sqrtf(w_length_sq);
                 const rvo_vec2 unit_w = v2_div(wv, w_length);
@@ -561,6 +573,7 @@ typedef struct lines4_ctx {
     bool a_aligned;  /* keep-right: aligned(a) */
     __m128 px, py, vx, vy, rad, inv_th;
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
+    __m128 f2;             /* head_on(): |pref|^2 */
 } lines4_ctx;
 
 #define LINES4_INLINE RVO_ALWAYS_INLINE static inline
@@ -627,7 +640,28 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
                 const __m128 stalled = _mm_cmpgt_ps(
                     _mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
                 const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
-                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_and_ps(near, any), _mm_cmplt_ps(df, zero))) &
+                const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+                const __m128 ff = _mm_mul_ps(c->f2, bf2);
+                __m128 cross = _mm_and_ps(
+                    _mm_cmpgt_ps(ff, zero),
+                    _mm_cmple_ps(_mm_mul_ps(df, df),
+                                 _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
+                __m128 bvy2;
+                const __m128 bvx2 = gather_x(w->vel, j, &bvy2);
+                const __m128 db = _mm_add_ps(_mm_mul_ps(bvx2, bfx), _mm_mul_ps(bvy2, bfy));
+                const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx2, bvx2), _mm_mul_ps(bvy2, bvy2));
+                const __m128 b_aligned = _mm_and_ps(
+                    _mm_cmpgt_ps(db, zero),
+                    _mm_cmpgt_ps(
+                        _mm_mul_ps(db, db),
+                        _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2),
+                                   bf2)));
+                const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
+                const __m128 cut_r = _mm_mul_ps(cr, inv_th);
+                cross = c->a_aligned ? _mm_and_ps(_mm_and_ps(cross, b_aligned),
+                                                  _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))
+                                     : zero;
+                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross))) &
                         ((1u << m) - 1u) & ~none;
             }
         }
@@ -726,6 +760,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
         c.fx = _mm_set1_ps(pref.x), c.fy = _mm_set1_ps(pref.y);
         c.cv = _mm_set1_ps(cos_sq * v2_abs_sq(velocity)), c.cf = _mm_set1_ps(cos_sq * v2_abs_sq(pref));
+        c.f2 = _mm_set1_ps(v2_abs_sq(pref));
     }
     /* the flags, when some agent has one; every lane's when this one has */
     const uint8_t *uneven = w->n_uneven > 0 ? w->uneven : NULL;

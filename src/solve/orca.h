@@ -30,6 +30,11 @@
 #ifndef RVO_HEAD_ON_SIN /* -D to tune */
 #define RVO_HEAD_ON_SIN 0.02f
 #endif
+/* ... and so do two agents crossing (preferences between acos(+-this) of
+ * square) that walk where they want, once the cut-off circle would act. */
+#ifndef RVO_HEAD_ON_CROSS_COS /* -D to tune */
+#define RVO_HEAD_ON_CROSS_COS 0.3f
+#endif
 /* pref: the velocity the linear program aims for (the agent's preferred
  * velocity, or its detour's: solve/detour.h). */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref);

@@ -10,6 +10,8 @@
  *   scene_matrix [-v]          every case (-v: the passing ones too)
  *   scene_matrix SCENE TH V G  one case (G: 1 goal-seeking, 0 constant),
  *                              on 1 and 2 threads, with the positions' hash
+ *   scene_matrix --require SCENE...  every case of those scenes; exits 1
+ *                              if one fails (the meson test scene_matrix)
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
  * ring (16 to the antipodes), corridor (a head-on pair between walls 2.5 m
  * apart), blocks (4 x 4 through 4 x 4). Figures: docs/quality.md. */
@@ -170,11 +172,16 @@ int main(int argc, char **argv) {
         printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
         return h1 == h2 ? 0 : 1;
     }
-    const char *scenes[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
+    const char *all[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
+    const char **scenes = all;
+    int nscenes = 6;
+    const int require = argc > 2 && !strcmp(argv[1], "--require");
+    if (require)
+        scenes = (const char **)argv + 2, nscenes = argc - 2;
     const float hs[] = {1, 2, 5, 10}, vs[] = {1, 2, 4};
     int fails = 0, total = 0;
-    const int verbose = argc > 1;
-    for (int sc = 0; sc < 6; ++sc)
+    const int verbose = argc > 1 && !require;
+    for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
             for (int t = 0; t < 4; ++t)
                 for (int v = 0; v < 3; ++v) {
@@ -182,5 +189,5 @@ int main(int argc, char **argv) {
                     fails += !run(scenes[sc], hs[t], vs[v], g, verbose, 1, NULL);
                 }
     printf("%d of %d failed\n", fails, total);
-    return 0;
+    return require && fails > 0;
 }

@@ -10,6 +10,8 @@ local function scene(name)
     local function add(x, y, dx, dy) s[#s + 1] = { x = x, y = y, dx = dx, dy = dy } end
     if name == "cross2" then
         add(-12, 0, 1, 0); add(0, -12, 0, 1)
+    elseif name == "cross4" then
+        add(-12, 0, 1, 0); add(12, 0, -1, 0); add(0, -12, 0, 1); add(0, 12, 0, -1)
     elseif name == "columns" then
         for k = 0, 4 do add(-12 - 1.5 * k, 0, 1, 0); add(12 + 1.5 * k, 0, -1, 0) end
     elseif name == "corridor" then
@@ -67,9 +69,9 @@ local function run(name, th, vmax, goal, threads)
 end
 
 describe("the scene matrix (part, " .. rvo.backend .. ")", function()
-    for _, name in ipairs { "cross2", "columns", "corridor" } do
+    for _, name in ipairs { "cross2", "cross4", "columns", "corridor" } do
         for _, goal in ipairs { false, true } do
-            for _, th in ipairs { 2, 10 } do
+            for _, th in ipairs { 1, 2, 10 } do
                 for _, v in ipairs { 1, 4 } do
                     local what = string.format("%s, %s, horizon %g s, max speed %g", name,
                         goal and "goal-seeking" or "constant", th, v)
