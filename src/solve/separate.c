@@ -540,6 +540,16 @@ static void separate_soft(rvo_world *w) {
 
 /* Projects pair (i, j) apart by their shares, over-relaxed; returns the
  * overlap it found as a fraction of the radius sum (0 if none). */
+/* A timed lock (rvo.locks) of an agent that presses into j but never moves
+ * (weight 0) ends here: kept, its velocity pinched whoever was between it
+ * and another such agent (docs/quality.md). A lock the script set stays. */
+static void end_pressing_lock(rvo_world *w, int32_t i, int32_t j) {
+    if (w->prm[i].locked && w->lock[i].left > 0.0 && w->prm[i].weight == 0.0f && yields_locked(w, i, j)) {
+        w->prm[i].locked = 0;
+        w->lock[i].left = 0.0;
+    }
+}
+
 static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     const float comb = w->prm[i].radius + w->prm[j].radius;
     const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
@@ -551,6 +561,10 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     const rvo_vec2 n =
         dist > 1e-6f * comb ? v2_scale(1.0f / dist, d) : rvo__split_direction(w->ids[i], w->ids[j]);
     const float push = RVO_SEPARATION_RELAX * (comb - dist);
+    if (w->prm[i].locked | w->prm[j].locked) {
+        end_pressing_lock(w, i, j);
+        end_pressing_lock(w, j, i);
+    }
     w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
     w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
     return (comb - dist) / comb;

@@ -169,6 +169,53 @@ static void contact(void) {
     rvo_world_destroy(w);
 }
 
+/* Two weight-0 agents (never pushed) on timed locks driving at a light one
+ * between them in a corridor: their locks end on contact (they never move,
+ * so release_pushed could not see it), and the light one is not pinched. A
+ * lock the script set (no timer) stays. */
+static void pinch(void) {
+    rvo_world *w = world(0.1f, 1);
+    const float top[] = {-5, 0.55f, 5, 0.55f, 5, 2, -5, 2}, bottom[] = {-5, -2, 5, -2, 5, -0.55f, -5, -0.55f};
+    CHECK(rvo_world_add_obstacle(w, top, 4, true) != 0 && rvo_world_add_obstacle(w, bottom, 4, true) != 0);
+    rvo_agent_def d = rvo_world_agent_defaults(w);
+    d.weight = 0;
+    d.pref_velocity = (rvo_vec2){0, 0.5f}; /* (not idle: idle agents are not locked) */
+    const rvo_agent_id left = rvo_world_add_agent(w, -1.3f, 0, &d),
+                       right = rvo_world_add_agent(w, 1.3f, 0, &d);
+    const rvo_agent_id mid = agent(w, 0, 0, 0, 0);
+    float worst = 0;
+    for (int step = 0; step < 30; ++step) {
+        CHECK(rvo_world_solve(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_lock_solved(w, 1e-4f, 10, 10, INFINITY, ALL) >= 0);
+        if (step == 0) { /* the timers go on with these velocities */
+            CHECK(rvo_agent_lock(w, left, 1, 0) == RVO_OK && rvo_agent_lock(w, right, -1, 0) == RVO_OK);
+            CHECK(lock_time(w, left) == 10 && lock_time(w, right) == 10);
+        }
+        CHECK(rvo_world_integrate(w, rvo_world_time_step(w)) == RVO_OK);
+        CHECK(rvo_world_release_pushed(w) >= 0);
+        CHECK(rvo_world_advance_locks(w, 0.1) >= 0);
+        rvo_vec2 m, p;
+        CHECK(rvo_agent_position(w, mid, &m) == RVO_OK);
+        const rvo_agent_id side[2] = {left, right};
+        for (int k = 0; k < 2; ++k) {
+            CHECK(rvo_agent_position(w, side[k], &p) == RVO_OK);
+            const float ov = 1.0f - hypotf(m.x - p.x, m.y - p.y) / 1.0f;
+            worst = ov > worst ? ov : worst;
+        }
+    }
+    CHECK(worst <= 0.01f); /* (before: 37% of ri + rj) */
+    rvo_world_destroy(w);
+
+    w = world(0.1f, 1); /* the script's lock (a ram): kept on contact */
+    const rvo_agent_id ram = rvo_world_add_agent(w, -1.05f, 0, &d);
+    agent(w, 0, 0, 0, 0);
+    CHECK(rvo_agent_lock(w, ram, 1, 0) == RVO_OK);
+    for (int step = 0; step < 5; ++step)
+        CHECK(rvo_world_step(w, 0) == RVO_OK);
+    CHECK(rvo_agent_is_locked(w, ram) == 1);
+    rvo_world_destroy(w);
+}
+
 /* Every bad input: a clear error, the argument, nothing changed. */
 static void bad_input(void) {
     rvo_world *w = world(0.1f, 1);
@@ -311,6 +358,7 @@ int main(void) {
     timers();
     who();
     contact();
+    pinch();
     idle();
     walked_through();
     bad_input();
