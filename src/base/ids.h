@@ -18,14 +18,13 @@ typedef struct slot_table {
 } slot_table;
 
 rvo_status rvo__slot_alloc(rvo_base *b, slot_table *t, int32_t dense, uint64_t *id);
-/* Dense index of id, or -1; inline: every per-agent call looks its id up. */
+/* Dense index of id, or -1; inline: every per-agent call looks its id up.
+ * The null id's slot (0 - 1) wraps to the largest value, so one unsigned
+ * compare rejects it and every slot never handed out; a free slot's index
+ * is -1, which is the answer. */
 static inline int32_t rvo__slot_lookup(const slot_table *t, uint64_t id) {
-    const uint64_t low = id & ((1u << RVO_SLOT_BITS) - 1);
-    const uint64_t gen = id >> RVO_SLOT_BITS;
-    if (low == 0 || low > (uint64_t)t->used)
-        return -1;
-    const int32_t slot = (int32_t)low - 1;
-    if (t->gen[slot] != gen || t->index[slot] < 0)
+    const uint64_t slot = (id & ((1u << RVO_SLOT_BITS) - 1)) - 1;
+    if (slot >= (uint64_t)(uint32_t)t->used || t->gen[slot] != id >> RVO_SLOT_BITS)
         return -1;
     return t->index[slot];
 }

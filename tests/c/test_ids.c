@@ -19,6 +19,17 @@ int main(void) {
     rvo_vec2 p;
     CHECK(rvo_agent_position(w, a, &p) == RVO_ERR_UNKNOWN_ID);
     CHECK(rvo_agent_set_pref_velocity(w, a, 1, 0) == RVO_ERR_UNKNOWN_ID);
+    /* Forged ids: a's free slot at the generation it will hand out next,
+     * slot bits 0 (the null slot) with a generation, a slot never handed
+     * out, the largest ids. None reaches an agent. */
+    const rvo_agent_id forged[] = {a + (1ull << 24), 1ull << 24,       3ull << 24, b + 1,
+                                   (1ull << 24) - 1, (1ull << 53) - 1, ~0ull};
+    for (size_t k = 0; k < sizeof forged / sizeof forged[0]; k++) {
+        CHECK(!rvo_agent_is_valid(w, forged[k]));
+        CHECK(rvo_agent_position(w, forged[k], &p) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_agent_set_pref_velocity(w, forged[k], 1, 0) == RVO_ERR_UNKNOWN_ID);
+    }
+    CHECK(rvo_agent_position(w, b, &p) == RVO_OK && p.x == 5);
     const rvo_agent_id c = rvo_world_add_agent(w, 7, 0, NULL); /* reuses a's slot */
     CHECK(c != a && c != 0);
     CHECK((c & 0xffffff) == (a & 0xffffff));

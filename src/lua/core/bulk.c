@@ -138,8 +138,7 @@ static int l_steer(lua_State *L) {
         int t = lua_rawgeti(L, 2, n + 1), isint = 0;
         if (t == LUA_TNUMBER) {
             lua_Integer i = lua_tointegerx(L, -1, &isint);
-            ib[n] = isint ? ((i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0)
-                          : num_to_id((double)lua_tonumberx(L, -1, NULL));
+            ib[n] = isint ? int_to_id(i) : num_to_id((double)lua_tonumberx(L, -1, NULL));
         } else if (t == LUA_TNIL) {
             lua_pop(L, 1);
             break;

@@ -85,8 +85,7 @@ NOINLINE rvo_agent_id check_id(lua_State *L, int arg, const char *fn) {
         type_error(L, arg, fn, "number", arg + 1);
     }
     if (lua_isinteger(L, arg + 1)) {
-        lua_Integer i = lua_tointeger(L, arg + 1);
-        return (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
+        return int_to_id(lua_tointeger(L, arg + 1));
     }
     return num_to_id((double)lua_tonumber(L, arg + 1));
 }

@@ -118,6 +118,12 @@ static inline double opt_num(lua_State *L, int arg, const char *fn, double def) 
     return check_num(L, arg, fn);
 }
 
+/* An integer id: [0, 2^53) in one unsigned compare (a negative i wraps
+ * above it); anything else is the null id. */
+static inline rvo_agent_id int_to_id(lua_Integer i) {
+    return (lua_Unsigned)i < ((lua_Unsigned)1 << 53) ? (rvo_agent_id)i : 0;
+}
+
 static inline rvo_agent_id num_to_id(double v) {
     if (v >= 0 && v < ID_LIMIT && floor(v) == v) {
         return (rvo_agent_id)v;
@@ -146,8 +152,7 @@ static inline lworld *fast_world(lua_State *L, const char *fn) {
 /* id: an integer (what add_agent returns) in one test. */
 static inline rvo_agent_id fast_id(lua_State *L, const char *fn) {
     if (lua_isinteger(L, 2)) {
-        lua_Integer i = lua_tointegerx(L, 2, NULL);
-        return (i >= 0 && (double)i < ID_LIMIT) ? (rvo_agent_id)i : 0;
+        return int_to_id(lua_tointegerx(L, 2, NULL));
     }
     return check_id(L, 1, fn);
 }
