@@ -10,6 +10,7 @@
  *   scene_matrix [-v]          every case (-v: the passing ones too)
  *   scene_matrix SCENE TH V G  one case (G: 1 goal-seeking, 0 constant),
  *                              on 1 and 2 threads, with the positions' hash
+ *                              (SCENE_TRACE=k: agent k's every step)
  *   scene_matrix --require SCENE...  every case of those scenes; exits 1
  *                              if one fails (the meson test scene_matrix)
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
@@ -92,6 +93,9 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
         rvo_world_add_obstacle(w, bot, 4, true);
     }
     float best[MAXA], back = 0, overlap = 0, intrusion = 0;
+    int back_agent = -1, back_step = -1;           /* the worst push-back: whose, when */
+    const char *trace_env = getenv("SCENE_TRACE"); /* an agent's index: its every step (one case) */
+    const int trace = hash && trace_env ? atoi(trace_env) : -1;
     for (int i = 0; i < s.n; ++i)
         best[i] = 0;
     const int limit = (int)((2.5f * 24.0f / vmax + 10.0f) / 0.1f);
@@ -127,8 +131,19 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             const float prog = (p.x - s.sx[i]) * s.dx[i] + (p.y - s.sy[i]) * s.dy[i];
             if (prog > best[i])
                 best[i] = prog;
-            if (best[i] - prog > back)
+            if (trace == i && threads == 1) {
+                rvo_vec2 v, f;
+                float st = 0;
+                rvo_agent_velocity(w, id[i], &v);
+                rvo_agent_pref_velocity(w, id[i], &f);
+                rvo_agent_stall_time(w, id[i], &st);
+                printf("%4d p %7.3f %7.3f v %6.3f %6.3f pref %6.3f %6.3f prog %6.2f back %5.2f stall %4.1f\n",
+                       step, p.x, p.y, v.x, v.y, f.x, f.y, prog, best[i] - prog, st);
+            }
+            if (best[i] - prog > back) {
                 back = best[i] - prog;
+                back_agent = i, back_step = step;
+            }
             if (s.corridor) {
                 const float in = fabsf(p.y) + 0.5f - 1.25f;
                 if (in > intrusion)
@@ -143,6 +158,8 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             }
         }
     }
+    if (hash && back > 0)
+        printf("worst push-back: agent %d at step %d\n", back_agent, back_step);
     if (hash) {
         unsigned long long h = 1469598103934665603ull;
         for (int i = 0; i < s.n; ++i) {
