@@ -22,6 +22,7 @@ struct scratch {
     int32_t lines_cap;
     neighbor *agents;
     int32_t agents_cap;
+    int32_t n_agents; /* rvo__orca_lines: the agent neighbours it found */
     neighbor *obst;
     int32_t obst_cap;
     uint32_t *stamp; /* per edge, for de-duplicating grid hits */

@@ -811,6 +811,7 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
     const int32_t nol = nobst > 0 ? obstacle_lines(w, i, s, nobst) : 0;
     const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
+    s->n_agents = nn;
     *num_obst = nol;
 #if defined(RVO_SSE2)
     if (w->strict_overlap && !w->rvo2_compat)
@@ -821,15 +822,61 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
 #endif
 }
 
+/* Strict overlap: the strongest push on agent i from a neighbour that
+ * never yields to it (rvo__share 1: weight 0 against i's above 0, locked,
+ * or walking through i), touching it (RVO_CONTACT_MARGIN) and closing in,
+ * where i wants to go into it: that neighbour's velocity along the line of
+ * centres; 0 when none. */
+static rvo_vec2 push_on(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn, rvo_vec2 pref) {
+    const agent_params *me = &w->prm[i];
+    rvo_vec2 best = v2(0.0f, 0.0f);
+    float best_sq = 0.0f;
+    for (int32_t k = 0; k < nn; ++k) {
+        const int32_t b = nb[k].index;
+        const agent_params *o = &w->prm[b];
+        const float touch = RVO_CONTACT_MARGIN * (me->radius + o->radius);
+        if (!(nb[k].dist_sq < touch * touch) || !(nb[k].dist_sq > 0.0f) || rvo__share(me, o) != 1.0f)
+            continue;
+        const rvo_vec2 n = v2_scale(1.0f / sqrtf(nb[k].dist_sq), v2_sub(w->pos[i], w->pos[b]));
+        const float closing = v2_dot(w->vel[b], n);
+        if (closing > 0.0f && v2_dot(pref, n) < 0.0f && closing * closing > best_sq) {
+            best_sq = closing * closing;
+            best = v2_scale(closing, n);
+        }
+    }
+    return best;
+}
+
+/* Agent i pushed by such a neighbour: its lines and speed disc move with
+ * the push (its own effort counts relative to it) and it aims sideways at
+ * full speed, on its preferred velocity's side, else its right. Capped at
+ * max speed, the only velocity left to it was the pusher's own: carried
+ * back for good (docs/quality.md, 2026-11-27). */
+static rvo_vec2 step_aside(orca_line *lines, int32_t nl, rvo_vec2 push, rvo_vec2 pref, float max_speed) {
+    const rvo_vec2 n = v2_scale(1.0f / sqrtf(v2_abs_sq(push)), push), t = v2(-n.y, n.x);
+    const float side = v2_dot(pref, t), eps = 1e-3f * max_speed;
+    const float s = side > eps ? 1.0f : side < -eps ? -1.0f : v2_det(pref, t) < 0.0f ? 1.0f : -1.0f;
+    for (int32_t k = 0; k < nl; ++k)
+        lines[k].point = v2_sub(lines[k].point, push);
+    return v2_scale(s * max_speed, t);
+}
+
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref) {
     int32_t nol;
     const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
     RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
+    rvo_vec2 push = v2(0.0f, 0.0f);
+    if (w->strict_overlap && !w->rvo2_compat && !w->equal_shares) { /* (equal shares: nobody pushes) */
+        push = push_on(w, i, s->agents, s->n_agents, pref);
+        if (push.x != 0.0f || push.y != 0.0f)
+            pref = step_aside(s->lines, nl, push, pref, max_speed);
+    }
     rvo_vec2 result;
     const int32_t fail = rvo__lp2(s->lines, nl, max_speed, pref, false, &result);
     if (fail < nl)
         rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
+    result = v2_add(result, push);
     if (!v2_finite(result))
         result = v2(0.0f, 0.0f); /* last line of defence; see tests */
     return result;

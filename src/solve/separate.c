@@ -69,6 +69,13 @@ static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
     if (!(me->mask & other->groups))
         return 0.0f;
+    /* late passes: a pair with a locked or weight-0 agent still overlapping
+     * has someone pinched; it splits evenly (walking through as before) */
+    if (w->sep_pinch && (me->locked | other->locked | (me->weight == 0.0f) | (other->weight == 0.0f))) {
+        if (!(other->mask & me->groups))
+            return me->locked && !(w->lock[i].left > 0.0) ? 0.0f : 1.0f;
+        return 0.5f;
+    }
     if (me->locked | other->locked)
         return locked_share(w, i, j);
     const int gives = rvo__gives_way(w, i, j);
@@ -846,17 +853,21 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
             memset(now, 1, (size_t)w->count);
             memset(c.moved, 1, (size_t)w->count);
         }
+        w->sep_pinch = pass >= RVO_PINCH_PASS;
         /* pairs in index order on this thread (Gauss-Seidel) */
         const float worst = strict_pass(w, now, later, c.moved);
         c.later = later;
-        if (w->nverts > 0 && !agents_for(&c, push_range))
+        if (w->nverts > 0 && !agents_for(&c, push_range)) {
+            w->sep_pinch = false;
             return RVO_ERR_INVALID_ARGUMENT;
+        }
         if (worst <= RVO_SEPARATION_TOLERANCE)
             break;
         uint8_t *t = now; /* now is all clear: it becomes the next pass's later */
         now = later;
         later = t;
     }
+    w->sep_pinch = false;
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
     if (w->ntraps > 0) /* (after the feedback: a velocity does not take the jump) */
         release_traps(w, true);

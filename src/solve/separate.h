@@ -13,6 +13,13 @@
 #ifndef RVO_SEPARATION_MAX_PASSES /* -D to tune */
 #define RVO_SEPARATION_MAX_PASSES 64
 #endif
+/* From this strict pass on, a pair with a locked or weight-0 agent splits
+ * its overlap evenly: an agent pinched between two that stay put against it
+ * (weight 0, or locked and not pressing) still overlaps after the passes
+ * that resolve a contact (a light unit crushed between heavies). */
+#ifndef RVO_PINCH_PASS /* -D to tune */
+#define RVO_PINCH_PASS 8
+#endif
 #ifndef RVO_SEPARATION_TOLERANCE /* -D to tune */
 #define RVO_SEPARATION_TOLERANCE 0.002f
 #endif

@@ -364,7 +364,77 @@ static void ray_cast_point_blank(void) {
     rvo_world_destroy(w);
 }
 
+/* A light unit in contact with a heavy one (weight 0: it never yields)
+ * that walks at it at full speed: with its speed capped at the heavy's
+ * speed, ORCA had no velocity left but the heavy's own, and the light one
+ * was carried back for good (the skirmish's escort, docs/quality.md). It
+ * gets round, its own effort counted relative to the push. Head-on and
+ * 0.2 m off, both sides. */
+static void round_a_heavy(void) {
+    for (int k = 0; k < 3; ++k) {
+        rvo_world *w = world();
+        const float off = k == 0 ? 0.0f : k == 1 ? 0.2f : -0.2f;
+        rvo_agent_def d = rvo_world_agent_defaults(w);
+        d.max_speed = 2;
+        d.radius = 0.8f;
+        d.weight = 0;
+        d.pref_velocity = (rvo_vec2){2, 0};
+        const rvo_agent_id heavy = rvo_world_add_agent(w, -1.3f, off, &d);
+        d.radius = 0.5f;
+        d.weight = 0.5f;
+        d.pref_velocity = (rvo_vec2){-2, 0};
+        const rvo_agent_id light = rvo_world_add_agent(w, 0, 0, &d);
+        float back = 0, worst = 0;
+        rvo_vec2 p = {0, 0};
+        for (int step = 0; step < 60; ++step) {
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+            CHECK(rvo_agent_position(w, light, &p) == RVO_OK);
+            back = p.x > back ? p.x : back;
+            const float ov = 1.0f - (float)dist(w, heavy, light) / 1.3f;
+            worst = ov > worst ? ov : worst;
+        }
+        CHECK(back < 1.0f); /* (before: carried 12 m back, all the run) */
+        CHECK(p.x < -5.0f); /* and on its way */
+        CHECK(worst <= 0.01f);
+        rvo_world_destroy(w);
+    }
+}
+
+/* A light unit between two heavy ones (weight 0) that press into it from
+ * both sides, in a corridor one body wide: the heavies stay put against it,
+ * so the hard-body passes could not part them; late passes split such a
+ * pair as if both could move. Locked heavies (a script's lock) likewise. */
+static void no_pinch_between_heavies(void) {
+    for (int locked = 0; locked < 2; ++locked) {
+        rvo_world *w = world();
+        const float top[] = {-5, 0.55f, 5, 0.55f, 5, 2, -5, 2},
+                    bottom[] = {-5, -2, 5, -2, 5, -0.55f, -5, -0.55f};
+        CHECK(rvo_world_add_obstacle(w, top, 4, true) != 0 &&
+              rvo_world_add_obstacle(w, bottom, 4, true) != 0);
+        rvo_agent_def d = rvo_world_agent_defaults(w);
+        d.weight = 0;
+        d.pref_velocity = (rvo_vec2){1, 0};
+        const rvo_agent_id left = rvo_world_add_agent(w, -1.2f, 0, &d);
+        d.pref_velocity = (rvo_vec2){-1, 0};
+        const rvo_agent_id right = rvo_world_add_agent(w, 1.2f, 0, &d);
+        const rvo_agent_id mid = rvo_world_add_agent(w, 0, 0, NULL);
+        if (locked)
+            CHECK(rvo_agent_lock(w, left, 1, 0) == RVO_OK && rvo_agent_lock(w, right, -1, 0) == RVO_OK);
+        float worst = 0;
+        for (int step = 0; step < 30; ++step) {
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+            const float a = 1.0f - (float)dist(w, left, mid), b = 1.0f - (float)dist(w, right, mid);
+            worst = a > worst ? a : worst;
+            worst = b > worst ? b : worst;
+        }
+        CHECK(worst <= 0.01f);
+        rvo_world_destroy(w);
+    }
+}
+
 int main(void) {
+    round_a_heavy();
+    no_pinch_between_heavies();
     hero_is_not_pushed();
     weights_split();
     groups();
