@@ -578,6 +578,54 @@ typedef struct lines4_ctx {
 
 #define LINES4_INLINE RVO_ALWAYS_INLINE static inline
 
+/* head_on() for the lanes of near (closing within asin(RVO_HEAD_ON_SIN) of
+ * the line between them, on the cut-off circle), as lane bits. Out of line:
+ * a ring of agents walking the same way meets the first test on most
+ * blocks and the second on few; inlined, its registers cost every block.
+ * The preferred velocities decide first: a lane neither opposite (df < 0,
+ * opp's term) nor crossing (cross's terms on df) is out, the same float
+ * operations as below, so the same lanes. */
+static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls,
+                                           __m128 cr, __m128 bfx, __m128 bfy, __m128 df, __m128 bf2,
+                                           __m128 cross) {
+    const rvo_world *w = c->w;
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 stalled =
+        _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
+    const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
+    __m128 bvy;
+    const __m128 bvx = gather_x(w->vel, j, &bvy);
+    const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy));
+    const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+    const __m128 b_aligned = _mm_and_ps(
+        _mm_cmpgt_ps(db, zero),
+        _mm_cmpgt_ps(
+            _mm_mul_ps(db, db),
+            _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2), bf2)));
+    const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
+    const __m128 cut_r = _mm_mul_ps(cr, c->inv_th);
+    cross = c->a_aligned
+                ? _mm_and_ps(_mm_and_ps(cross, b_aligned), _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))
+                : zero;
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross)));
+}
+
+LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls, __m128 cr) {
+    const __m128 zero = _mm_setzero_ps();
+    __m128 bfy;
+    const __m128 bfx = gather_x(c->w->pref, j, &bfy);
+    const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
+    const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+    const __m128 ff = _mm_mul_ps(c->f2, bf2);
+    const __m128 cross =
+        _mm_and_ps(_mm_cmpgt_ps(ff, zero),
+                   _mm_cmple_ps(_mm_mul_ps(df, df),
+                                _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
+    if (!_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(_mm_cmplt_ps(df, zero), cross))))
+        return 0; /* neither opp nor cross can hold */
+    return head_on4_rest(c, j, near, wls, cr, bfx, bfy, df, bf2, cross);
+}
+
 /* lines_block4's rare case: lanes without a line or from agent_lines. */
 static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
                                         unsigned none, const orca_line *r, orca_line *out) {
@@ -632,38 +680,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             const __m128 k2 = _mm_set1_ps(RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN);
             const __m128 near =
                 _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
-            if (_mm_movemask_ps(near)) {
-                __m128 bfy;
-                const __m128 bfx = gather_x(w->pref, j, &bfy);
-                const __m128 df =
-                    _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
-                const __m128 stalled = _mm_cmpgt_ps(
-                    _mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
-                const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
-                const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-                const __m128 ff = _mm_mul_ps(c->f2, bf2);
-                __m128 cross = _mm_and_ps(
-                    _mm_cmpgt_ps(ff, zero),
-                    _mm_cmple_ps(_mm_mul_ps(df, df),
-                                 _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
-                __m128 bvy2;
-                const __m128 bvx2 = gather_x(w->vel, j, &bvy2);
-                const __m128 db = _mm_add_ps(_mm_mul_ps(bvx2, bfx), _mm_mul_ps(bvy2, bfy));
-                const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx2, bvx2), _mm_mul_ps(bvy2, bvy2));
-                const __m128 b_aligned = _mm_and_ps(
-                    _mm_cmpgt_ps(db, zero),
-                    _mm_cmpgt_ps(
-                        _mm_mul_ps(db, db),
-                        _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2),
-                                   bf2)));
-                const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
-                const __m128 cut_r = _mm_mul_ps(cr, inv_th);
-                cross = c->a_aligned ? _mm_and_ps(_mm_and_ps(cross, b_aligned),
-                                                  _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))
-                                     : zero;
-                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross))) &
-                        ((1u << m) - 1u) & ~none;
-            }
+            if (_mm_movemask_ps(near))
+                coll |= head_on4(c, j, near, wls, cr) & ((1u << m) - 1u) & ~none;
         }
     }
     if (cuts != 15) { /* legs */
