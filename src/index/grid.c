@@ -114,10 +114,13 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
         g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
     g->max_radius = 0.0f;
+    g->min_radius = n > 0 ? w->prm[0].radius : 0.0f;
     g->slack = 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         if (w->prm[i].radius > g->max_radius)
             g->max_radius = w->prm[i].radius;
+        if (w->prm[i].radius < g->min_radius)
+            g->min_radius = w->prm[i].radius;
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
         g->slot_of[i] = c; /* its cell, for now */

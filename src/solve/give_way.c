@@ -91,6 +91,7 @@ bool rvo__update_shares(rvo_world *w) {
             ++i;
         if (i == n) {
             w->n_uneven = 0;
+            w->n_params = 0;
             w->equal_shares = true;
             return true;
         }
@@ -98,7 +99,7 @@ bool rvo__update_shares(rvo_world *w) {
     const rvo_vec2 *pref = w->pref;
     const float *stall = w->stall;
     uint8_t *uneven = w->uneven;
-    int32_t count = 0, yielders = 0, stalled_count = 0;
+    int32_t count = 0, params = 0, yielders = 0, stalled_count = 0;
     for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
         const agent_params *a = &prm[i];
         unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
@@ -112,6 +113,7 @@ bool rvo__update_shares(rvo_world *w) {
         }
         uneven[i] = (uint8_t)u;
         count += u != 0;
+        params += u & RVO_UNEVEN_PARAMS;
     }
     /* hemmed in: only agents the rules can ask to give way (the rest of
      * the world pays nothing) */
@@ -139,6 +141,7 @@ bool rvo__update_shares(rvo_world *w) {
             }
     }
     w->n_uneven = count;
+    w->n_params = params;
     w->equal_shares = count == 0;
     return true;
 }

@@ -626,6 +626,36 @@ LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 ne
     return head_on4_rest(c, j, near, wls, cr, bfx, bfy, df, bf2, cross);
 }
 
+/* keeps_right() for the lanes of on (a share below 1, near): the
+ * velocities and preferred velocities each within the stream's angle, both
+ * aligned(), not both moving away along rel_pos; returns the left margin
+ * per lane (0 where it does not keep right). Out of line (registers). */
+static RVO_NOINLINE __m128 keep_right_margin4(const lines4_ctx *c, const int32_t *j, __m128 on, __m128 bvx,
+                                              __m128 bvy, __m128 rpx, __m128 rpy, __m128 dist_sq,
+                                              __m128 wls) {
+    const __m128 zero = _mm_setzero_ps(), vx = c->vx, vy = c->vy;
+    __m128 bfy;
+    const __m128 bfx = gather_x(c->w->pref, j, &bfy);
+    const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
+    const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+    const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
+    const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+    on = _mm_and_ps(
+        on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
+    on = _mm_and_ps(
+        on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
+    const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
+    const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
+    on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(db, zero),
+                                   _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
+    const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
+    const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
+    on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
+    if (!_mm_movemask_ps(on))
+        return zero;
+    return _mm_and_ps(on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
+}
+
 /* lines_block4's rare case: lanes without a line or from agent_lines. */
 static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
                                         unsigned none, const orca_line *r, orca_line *out) {
@@ -695,29 +725,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         __m128 on = zero;
         if (c->keep_right && c->a_aligned)
             on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
-        if (c->keep_right && _mm_movemask_ps(on)) {
-            __m128 bfy;
-            const __m128 bfx = gather_x(w->pref, j, &bfy);
-            const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
-            const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
-            const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
-            const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero),
-                                           _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero),
-                                           _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
-            const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
-            const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
-            on = _mm_and_ps(
-                on, _mm_and_ps(_mm_cmpgt_ps(db, zero),
-                               _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
-            const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
-            const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
-            on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
-            if (_mm_movemask_ps(on))
-                margin = _mm_and_ps(
-                    on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
-        }
+        if (c->keep_right && _mm_movemask_ps(on))
+            margin = keep_right_margin4(c, j, on, bvx, bvy, rpx, rpy, dist_sq, wls);
         const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), margin);
         const __m128 dinv = _mm_div_ps(one, dist_sq);
         const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);

@@ -184,6 +184,7 @@ typedef struct cursor {
 typedef struct sep_ctx {
     rvo_world *w;
     bool pairs;
+    bool uniform; /* strict, and every pair's test passes within the widest reach (see offer) */
     float inv_dt;
     uint8_t *later; /* the strict passes' marks for the next pass */
     uint8_t *moved; /* agents to push out of obstacles */
@@ -241,10 +242,17 @@ static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t
     return true;
 }
 
-/* Offers item t of the grid (squared distance d from agent i) to i's list
- * at *at; false when there is no room for it. */
-static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t, float d, int32_t *at,
-                         int32_t *len, uint8_t *hit) {
+/* Offers item t of the grid (squared distance d from agent i, below the
+ * widest reach's square) to i's list at *at; false when there is no room
+ * for it. uniform (c->uniform, strict lists): every agent has the grid's
+ * largest radius, none is locked, all weigh the same, no group, mask or
+ * height filters; then the tests below pass for every j within the widest
+ * reach (near is that reach, the same float operations; z_overlap is true
+ * between infinite heights; moves_for is rvo__share's 0.5), so they are
+ * skipped: the same partners. */
+RVO_ALWAYS_INLINE static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t,
+                                           float d, int32_t *at, int32_t *len, uint8_t *hit,
+                                           const bool uniform) {
     rvo_world *w = c->w;
     const int32_t j = w->grid.items[t];
     if (j == i)
@@ -253,7 +261,9 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
      * within the widest reach will do (a superset of the pairs (j, i)) */
     const bool below = c->pairs && j < i;
     float comb = 0.0f;
-    if (!below) {
+    if (uniform) {
+        comb = w->prm[i].radius + w->grid.max_radius; /* (= the radius sum: every radius is the largest) */
+    } else if (!below) {
         const agent_params *me = &w->prm[i], *other = &w->prm[j];
         comb = me->radius + other->radius; /* as project_pair adds them */
         const float near = 1.6f * comb;
@@ -280,7 +290,8 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
  * span of the grid's items), four squared distances at a time with SSE2
  * against the widest reach, by the same float operations as the scalar
  * test (so the same partners). */
-static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+RVO_ALWAYS_INLINE static inline bool collect_agent_with(sep_ctx *c, cursor *cur, bool serial, int32_t i,
+                                                        int32_t slot, const bool uniform) {
     rvo_world *w = c->w;
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
@@ -316,7 +327,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             do {
                 const int l = __builtin_ctz(bits);
                 bits &= bits - 1u;
-                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len, &hit)) {
+                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len, &hit, uniform)) {
                     cur->next = cur->end; /* full: later agents claim afresh */
                     return false;
                 }
@@ -325,7 +336,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
 #else
         for (int32_t t = t0; t < t1; ++t) {
             const float d = v2_abs_sq(v2_sub(p, ip[t]));
-            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len, &hit)) {
+            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len, &hit, uniform)) {
                 cur->next = cur->end;
                 return false;
             }
@@ -361,6 +372,19 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     if (hit)
         c->hit[slot] = 1;
     return true;
+}
+
+/* Two copies: the uniform one (c->uniform) without the per-pair tests. */
+static RVO_NOINLINE bool collect_agent_uniform(sep_ctx *c, cursor *cur, bool serial, int32_t i,
+                                               int32_t slot) {
+    return collect_agent_with(c, cur, serial, i, slot, true);
+}
+static RVO_NOINLINE bool collect_agent_any(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+    return collect_agent_with(c, cur, serial, i, slot, false);
+}
+static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+    return c->uniform ? collect_agent_uniform(c, cur, serial, i, slot)
+                      : collect_agent_any(c, cur, serial, i, slot);
 }
 
 static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
@@ -428,6 +452,9 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
     c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL;     /* (soft mode: no sep_active) */
+    /* (the flags of rvo__update_shares, which rvo__separate has just run) */
+    c->uniform =
+        c->pairs && w->n_filtering == 0 && w->n_params == 0 && w->grid.min_radius == w->grid.max_radius;
     /* no pair to look at in the next pass yet (this pass's marks come from
      * the hits, below) */
     if (c->pairs)

@@ -117,6 +117,7 @@ typedef struct agent_grid {
     int32_t items_cap, start_cap;
     int32_t *slot_of; /* each agent's index in items (while building: its cell) */
     float max_radius; /* largest agent radius at build time */
+    float min_radius; /* smallest (the overlap pass's candidates: all equal?) */
     /* Agents may stand up to this far (per axis) from the cells they are
      * filed in: the overlap pass's grid serves the next solve, with
      * item_pos refreshed after the passes (rvo__grid_refile). Searches
@@ -182,6 +183,7 @@ struct rvo_world {
      * a flag splits 50/50 and neither gives way. n_uneven: flagged agents. */
     uint8_t *uneven;
     int32_t uneven_cap, n_uneven;
+    int32_t n_params; /* agents flagged RVO_UNEVEN_PARAMS (rvo__update_shares) */
     bool ever_solved;
 
     /* solver (rvo_world_set_solver); zero-initialised = ORCA */
