@@ -571,7 +571,9 @@ typedef struct lines4_ctx {
     float dt;
     bool keep_right; /* agent_lines' left_margin can be non-zero */
     bool a_aligned;  /* keep-right: aligned(a) */
+    bool one_radius; /* every agent has the grid's largest radius */
     __m128 px, py, vx, vy, rad, inv_th;
+    __m128 cr_all;         /* one_radius: the radius sum of every pair */
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
     __m128 f2;             /* head_on(): |pref|^2 */
 } lines4_ctx;
@@ -681,13 +683,15 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
     __m128 bpy, bvy;
     const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
-    const __m128 brad =
-        _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius, w->prm[j[0]].radius);
     const __m128 vx = c->vx, vy = c->vy, inv_th = c->inv_th;
     const __m128 rpx = _mm_sub_ps(bpx, c->px), rpy = _mm_sub_ps(bpy, c->py); /* rel_pos */
     const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy);       /* rel_vel */
     const __m128 dist_sq = _mm_add_ps(_mm_mul_ps(rpx, rpx), _mm_mul_ps(rpy, rpy));
-    const __m128 cr = _mm_add_ps(c->rad, brad);
+    /* (one radius: every lane's sum is cr_all's) */
+    const __m128 cr = c->one_radius
+                          ? c->cr_all
+                          : _mm_add_ps(c->rad, _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius,
+                                                          w->prm[j[1]].radius, w->prm[j[0]].radius));
     const __m128 crs = _mm_mul_ps(cr, cr);
     /* colliding pairs (lane bits): their lines from agent_lines */
     unsigned coll = ~(unsigned)_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) & 15u & ~none;
@@ -781,6 +785,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
     c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
     c.rad = _mm_set1_ps(w->prm[ai].radius);
+    c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius;
+    c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
     c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
     if (keep_right) {
         const rvo_vec2 pref = w->pref[ai];
