@@ -592,8 +592,11 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
         end_pressing_lock(w, i, j);
         end_pressing_lock(w, j, i);
     }
-    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
+    /* two agents without a flag of rvo__update_shares (run before the
+     * passes; a lock that ends here was flagged) split 50/50 (give_way.h) */
+    const bool even = !(w->uneven[i] | w->uneven[j]);
+    w->pos[i] = v2_add(w->pos[i], v2_scale((even ? 0.5f : pair_share(w, i, j)) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale((even ? 0.5f : pair_share(w, j, i)) * push, n));
     return (comb - dist) / comb;
 }
 
