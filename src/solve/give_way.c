@@ -170,7 +170,8 @@ bool rvo__update_shares(rvo_world *w) {
     int32_t count = 0, params = 0, yielders = 0, stalled_count = 0;
     int32_t i0 = 0;
 #if defined(RVO_SSE2)
-    if (gives) /* four agents at a time: the same tests on the same operands, so the same flags */
+    if (gives && !rvo__no_shortcuts) /* four agents at a time: the same tests on the same operands, so the
+                                        same flags */
         i0 = flags4(w, weight, t, t_long, &count, &params, &yielders, &stalled_count);
 #endif
     for (int32_t i = i0; i < n; ++i) { /* (| rather than ||: no branches) */

@@ -785,7 +785,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
     c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
     c.rad = _mm_set1_ps(w->prm[ai].radius);
-    c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius;
+    c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
     c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
     if (keep_right) {

@@ -453,8 +453,8 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
     c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL;     /* (soft mode: no sep_active) */
     /* (the flags of rvo__update_shares, which rvo__separate has just run) */
-    c->uniform =
-        c->pairs && w->n_filtering == 0 && w->n_params == 0 && w->grid.min_radius == w->grid.max_radius;
+    c->uniform = c->pairs && w->n_filtering == 0 && w->n_params == 0 &&
+                 w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     /* no pair to look at in the next pass yet (this pass's marks come from
      * the hits, below) */
     if (c->pairs)
@@ -594,7 +594,7 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     }
     /* two agents without a flag of rvo__update_shares (run before the
      * passes; a lock that ends here was flagged) split 50/50 (give_way.h) */
-    const bool even = !(w->uneven[i] | w->uneven[j]);
+    const bool even = !(w->uneven[i] | w->uneven[j]) && !rvo__no_shortcuts;
     w->pos[i] = v2_add(w->pos[i], v2_scale((even ? 0.5f : pair_share(w, i, j)) * push, n));
     w->pos[j] = v2_sub(w->pos[j], v2_scale((even ? 0.5f : pair_share(w, j, i)) * push, n));
     return (comb - dist) / comb;

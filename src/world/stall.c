@@ -15,7 +15,7 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
     /* four agents at a time: the scalar loop's operations, lane by lane */
     const __m128 zero = _mm_setzero_ps(), progress = _mm_set1_ps(w->stall_progress), step = _mm_set1_ps(dt),
                  most = _mm_set1_ps(1e30f);
-    for (; i + 4 <= end; i += 4) {
+    for (; i + 4 <= end && !rvo__no_shortcuts; i += 4) {
         const agent_params *a = w->prm + i;
         const __m128 p01 = _mm_loadu_ps(&w->pref[i].x), p23 = _mm_loadu_ps(&w->pref[i + 2].x);
         const __m128 v01 = _mm_loadu_ps(&w->vel[i].x), v23 = _mm_loadu_ps(&w->vel[i + 2].x);

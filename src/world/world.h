@@ -233,6 +233,13 @@ static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, in
 rvo_status rvo__check_dt(rvo_world *w, float dt);
 static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
 
+/* tests: take the general code where a shortcut for a common case would
+ * apply (the candidates of a uniform world, one radius in agent_lines4,
+ * the 50/50 split of two unflagged agents, the SSE2 loops of the flags and
+ * the stall times); the shortcuts must give the same bits. Process-wide;
+ * set it only while no world steps. */
+extern bool rvo__no_shortcuts;
+
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
 /* NULL when the def is valid, else the message naming the bad field (what
