@@ -261,10 +261,9 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     int32_t n = 0;
     const float pad = g->cell * (1.0f / 1024.0f) + g->slack;
     const float reach = sqrtf(range_sq) + pad;
-    const int32_t x0 = cell_coord(p.x - reach, g->ox, g->inv_cell, g->nx);
-    const int32_t x1 = cell_coord(p.x + reach, g->ox, g->inv_cell, g->nx);
-    const int32_t y0 = cell_coord(p.y - reach, g->oy, g->inv_cell, g->ny);
-    const int32_t y1 = cell_coord(p.y + reach, g->oy, g->inv_cell, g->ny);
+    int32_t box[4]; /* (cell_coord's cells) */
+    rvo__grid_box(g, p, reach, box);
+    const int32_t x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
     const int32_t *start = g->start;
     scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out,

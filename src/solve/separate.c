@@ -165,12 +165,6 @@ static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
     return rvo__share(me, other) != 0.0f || rvo__gives_way(w, i, j) != 0;
 }
 
-/* Cell of v = (coordinate - origin) / cell, clamped to [0, n): floorf and
- * fminf / fmaxf in two comparisons (truncation equals floor for v > 0). */
-static inline int32_t cell_clamp(float v, int32_t n) {
-    return v >= (float)(n - 1) ? n - 1 : v > 0.0f ? (int32_t)v : 0;
-}
-
 /* A worker's free slots of w->sep_cand, [next, end): first its own region
  * of the buffer's lower half (so that two workers rarely write the same
  * cache lines), then blocks it claims from the upper half. On a line of
@@ -302,10 +296,9 @@ RVO_ALWAYS_INLINE static inline bool collect_agent_with(sep_ctx *c, cursor *cur,
     const rvo_vec2 p = w->pos[i];
     const float reach = 1.6f * (me->radius + g->max_radius);      /* >= every pair's 1.6 (r_i + r_j) */
     const float reach_sq = reach * reach, box = reach + g->slack; /* (slack: 0 on a fresh grid) */
-    const int32_t cx0 = cell_clamp((p.x - box - g->ox) * g->inv_cell, g->nx);
-    const int32_t cx1 = cell_clamp((p.x + box - g->ox) * g->inv_cell, g->nx);
-    const int32_t cy0 = cell_clamp((p.y - box - g->oy) * g->inv_cell, g->ny);
-    const int32_t cy1 = cell_clamp((p.y + box - g->oy) * g->inv_cell, g->ny);
+    int32_t cells[4];
+    rvo__grid_box(g, p, box, cells);
+    const int32_t cx0 = cells[0], cx1 = cells[1], cy0 = cells[2], cy1 = cells[3];
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
     uint8_t hit = 0;                  /* a pair of i's overlaps now */
