@@ -43,6 +43,11 @@ static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
  * neither presses. */
 static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
+    /* the other walks through me and the script drives me (its lock, no
+     * timer: the skirmish's ram): neither moves; pressing only a little, I
+     * was shoved along by whoever walked through me from behind */
+    if (!(other->mask & me->groups) && me->locked && !(w->lock[i].left > 0.0))
+        return 0.0f;
     if (!(me->locked && other->locked)) {
         if (me->locked && !yields_locked(w, i, j))
             return 0.0f;

@@ -131,6 +131,31 @@ describe("rvo.groups", function()
         assert.are.equal(1 + 2, w:mask(b))
     end)
 
+    it("lets a team walk through its locked ram, which keeps its course", function()
+        -- red walks east through the ram from behind, 0.3 m to its north: the
+        -- ram (locked north) pressed into them a little and was carried east
+        local world = new_world()
+        local teams = groups.new(world, { "red", "ram" })
+        teams:ignores("red", "ram")
+        local ram = world:add_agent(0, 0)
+        teams:set(ram, "ram")
+        world:lock(ram, 0, 0.5)
+        local reds = {}
+        for k = 1, 3 do
+            reds[k] = world:add_agent(-1.2 * k, 0.3)
+            teams:set(reds[k], "red")
+        end
+        for _ = 1, 60 do
+            for _, id in ipairs(reds) do world:set_pref_velocity(id, 1.5, 0) end
+            world:step()
+        end
+        local x, y = world:position(ram)
+        assert.are.equal(0, x)
+        assert.is_true(math.abs(y - 60 * 0.1 * 0.5) < 1e-4)
+        local rx = world:position(reds[3])
+        assert.is_true(rx > 4) -- and the team went its way
+    end)
+
     it("drops removed agents and rejects bad input, leaving the world as it was", function()
         local a = w:add_agent(0, 0)
         local gone = w:add_agent(3, 3)
