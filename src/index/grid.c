@@ -57,7 +57,7 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
         minx = maxx = w->pos[0].x;
         miny = maxy = w->pos[0].y;
     }
-    float max_reach = 0.0f, max_radius = 0.0f;
+    float max_reach = 0.0f, max_radius = 0.0f, min_radius = n > 0 ? w->prm[0].radius : 0.0f;
     for (int32_t i = 0; i < n; ++i) {
         const rvo_vec2 p = w->pos[i];
         if (p.x < minx)
@@ -72,6 +72,8 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
             max_reach = w->prm[i].neighbor_dist;
         if (w->prm[i].radius > max_radius)
             max_radius = w->prm[i].radius;
+        if (w->prm[i].radius < min_radius)
+            min_radius = w->prm[i].radius;
     }
     /* Cells of half the neighbour range (measured best on uniform crowds),
      * or of about 1.25 agents each where crowds are sparser than that, but
@@ -113,13 +115,24 @@ bool rvo__agent_grid_build_for(rvo_world *w, bool overlap) {
     for (int32_t k = n; k < n + GRID_PAD; ++k)
         g->item_pos[k] = v2(1e30f, 1e30f); /* out of every range */
     memset(g->start, 0, sizeof *g->start * (size_t)(ncells + 1));
-    g->max_radius = 0.0f;
+    g->max_radius = max_radius;
+    g->min_radius = min_radius;
     g->slack = 0.0f;
+#if defined(RVO_SSE2)
+    /* cell_coord for x and y at once (as rvo__grid_box: at most 8193 cells a side) */
+    const __m128 origin = _mm_set_ps(0.0f, 0.0f, g->oy, g->ox), inv = _mm_set1_ps(g->inv_cell);
+    const __m128 last = _mm_set_ps(0.0f, 0.0f, (float)(g->ny - 1), (float)(g->nx - 1));
+#endif
     for (int32_t i = 0; i < n; ++i) {
-        if (w->prm[i].radius > g->max_radius)
-            g->max_radius = w->prm[i].radius;
+#if defined(RVO_SSE2)
+        const __m128 v =
+            _mm_mul_ps(_mm_sub_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)&w->pos[i]), origin), inv);
+        const __m128i xy = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), last));
+        const int32_t c = _mm_cvtsi128_si32(_mm_shuffle_epi32(xy, 1)) * g->nx + _mm_cvtsi128_si32(xy);
+#else
         const int32_t c = cell_coord(w->pos[i].y, g->oy, g->inv_cell, g->ny) * g->nx +
                           cell_coord(w->pos[i].x, g->ox, g->inv_cell, g->nx);
+#endif
         g->slot_of[i] = c; /* its cell, for now */
         g->start[c + 1]++;
     }
@@ -258,10 +271,9 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     int32_t n = 0;
     const float pad = g->cell * (1.0f / 1024.0f) + g->slack;
     const float reach = sqrtf(range_sq) + pad;
-    const int32_t x0 = cell_coord(p.x - reach, g->ox, g->inv_cell, g->nx);
-    const int32_t x1 = cell_coord(p.x + reach, g->ox, g->inv_cell, g->nx);
-    const int32_t y0 = cell_coord(p.y - reach, g->oy, g->inv_cell, g->ny);
-    const int32_t y1 = cell_coord(p.y + reach, g->oy, g->inv_cell, g->ny);
+    int32_t box[4]; /* (cell_coord's cells) */
+    rvo__grid_box(g, p, reach, box);
+    const int32_t x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
     const int32_t *start = g->start;
     scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out,

@@ -25,6 +25,32 @@ static inline grid_cells rvo__grid_cells(const agent_grid *g, float x, float y, 
     return c;
 }
 
+/* The cells of the box [p - r, p + r]: out = {x0, x1, y0, y1}, each
+ * (coordinate - origin) * inv_cell clamped to [0, n - 1], NaN to 0 (the
+ * neighbour search's cell_coord and the overlap pass's cell_clamp). With
+ * SSE2 four at once: p.x - (-r) is p.x + r, the max with 0 comes first
+ * (it takes NaN to 0), and n - 1 is exact in a float (the agent grid has
+ * at most 8193 cells a side, rvo__agent_grid_build_for). */
+static inline void rvo__grid_box(const agent_grid *g, rvo_vec2 p, float r, int32_t out[4]) {
+    RVO_ASSERT(g->nx <= (1 << 24) && g->ny <= (1 << 24));
+#if defined(RVO_SSE2)
+    const __m128 v =
+        _mm_mul_ps(_mm_sub_ps(_mm_sub_ps(_mm_set_ps(p.y, p.y, p.x, p.x), _mm_set_ps(-r, r, -r, r)),
+                              _mm_set_ps(g->oy, g->oy, g->ox, g->ox)),
+                   _mm_set1_ps(g->inv_cell));
+    const __m128 hi =
+        _mm_set_ps((float)(g->ny - 1), (float)(g->ny - 1), (float)(g->nx - 1), (float)(g->nx - 1));
+    _mm_storeu_si128((__m128i *)out, _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), hi)));
+#else
+    const float v[4] = {(p.x - r - g->ox) * g->inv_cell, (p.x + r - g->ox) * g->inv_cell,
+                        (p.y - r - g->oy) * g->inv_cell, (p.y + r - g->oy) * g->inv_cell};
+    for (int k = 0; k < 4; ++k) {
+        const int32_t n = k < 2 ? g->nx : g->ny;
+        out[k] = v[k] >= (float)(n - 1) ? n - 1 : v[k] > 0.0f ? (int32_t)v[k] : 0;
+    }
+#endif
+}
+
 #if defined(RVO_SSE2)
 /* Squared distances from (px, py) to the 4 grid positions ip[t .. t + 3]
  * (item_pos is padded past its end), with the scalar code's operations. */

@@ -2,6 +2,8 @@
  * pair with it split other than 50/50, and whether it is hemmed in. */
 #include "solve/give_way.h"
 
+#include <string.h>
+
 /* Does agent i touch agent k: another agent nearer than RVO_CONTACT_MARGIN
  * times the radius sum (distances from w->pos), one that i avoids, on its
  * floor? */
@@ -69,6 +71,72 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
     return false;
 }
 
+#if defined(RVO_SSE2)
+/* rvo__update_shares' flag loop with strict overlap, four agents at a time
+ * over the first multiple of four: each lane the scalar loop's tests (==,
+ * != and the float products of rvo__idle and rvo__stalled, in their
+ * order). Adds to the counts; returns the agents done. */
+static int32_t flags4(rvo_world *w, float weight, float t, float t_long, int32_t *count, int32_t *params,
+                      int32_t *yielders, int32_t *stalled_count) {
+    const int32_t n4 = w->count & ~3;
+    const agent_params *prm = w->prm;
+    const rvo_vec2 *pref = w->pref;
+    const float *stall = w->stall;
+    const __m128 zero = _mm_setzero_ps(), w0 = _mm_set1_ps(weight), tt = _mm_set1_ps(t),
+                 tl = _mm_set1_ps(t_long), idle_k = _mm_set1_ps(RVO_IDLE_SPEED);
+    const __m128i izero = _mm_setzero_si128(), ones = _mm_set1_epi32(-1);
+    static const uint8_t ones_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}; /* (lane bits) */
+    int32_t c = 0, pa = 0, y = 0, st = 0;
+    for (int32_t i = 0; i < n4; i += 4) {
+        const agent_params *a = prm + i;
+        const __m128i locked = _mm_set_epi32(a[3].locked, a[2].locked, a[1].locked, a[0].locked);
+        const __m128 wt = _mm_set_ps(a[3].weight, a[2].weight, a[1].weight, a[0].weight);
+        const __m128i mask = _mm_set_epi32((int)a[3].mask, (int)a[2].mask, (int)a[1].mask, (int)a[0].mask);
+        const __m128i groups =
+            _mm_set_epi32((int)a[3].groups, (int)a[2].groups, (int)a[1].groups, (int)a[0].groups);
+        const __m128 speed = _mm_set_ps(a[3].max_speed, a[2].max_speed, a[1].max_speed, a[0].max_speed);
+        /* RVO_UNEVEN_PARAMS: locked != 0, weight != agent 0's (true for NaN, as cmpneq), mask != all
+         * ones, groups == 0 */
+        const __m128i p_bits =
+            _mm_or_si128(_mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi32(locked, izero), ones),
+                                      _mm_castps_si128(_mm_cmpneq_ps(wt, w0))),
+                         _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi32(mask, ones), ones),
+                                      _mm_cmpeq_epi32(groups, izero)));
+        /* rvo__idle: |pref|^2 <= (RVO_IDLE_SPEED max_speed)^2 */
+        const __m128 p01 = _mm_loadu_ps(&pref[i].x), p23 = _mm_loadu_ps(&pref[i + 2].x);
+        const __m128 px = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m128 py = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1));
+        const __m128 lim = _mm_mul_ps(idle_k, speed);
+        const __m128 idle =
+            _mm_cmple_ps(_mm_add_ps(_mm_mul_ps(px, px), _mm_mul_ps(py, py)), _mm_mul_ps(lim, lim));
+        /* rvo__stalled: s > 0 and s >= t; long: and s >= t_long */
+        const __m128 s = _mm_loadu_ps(stall + i);
+        const __m128 stalled = _mm_and_ps(_mm_cmpgt_ps(s, zero), _mm_cmpge_ps(s, tt));
+        const __m128 lng = _mm_and_ps(stalled, _mm_cmpge_ps(s, tl));
+        const __m128i u = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(p_bits, _mm_set1_epi32(RVO_UNEVEN_PARAMS)),
+                         _mm_and_si128(_mm_castps_si128(idle), _mm_set1_epi32(RVO_UNEVEN_IDLE))),
+            _mm_or_si128(_mm_and_si128(_mm_castps_si128(stalled), _mm_set1_epi32(RVO_UNEVEN_STALLED)),
+                         _mm_and_si128(_mm_castps_si128(lng), _mm_set1_epi32(RVO_UNEVEN_LONG))));
+        const __m128i u8 = _mm_packus_epi16(_mm_packs_epi32(u, izero), izero); /* (values < 128) */
+        const int32_t four = _mm_cvtsi128_si32(u8);
+        memcpy(w->uneven + i, &four, sizeof four);
+        const unsigned any = ~(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(u, izero))) & 15u;
+        if (any) { /* (rare: most agents have no flag) */
+            c += ones_in[any];
+            pa += ones_in[_mm_movemask_ps(_mm_castsi128_ps(p_bits))];
+            y += ones_in[_mm_movemask_ps(_mm_or_ps(idle, stalled))];
+            st += ones_in[_mm_movemask_ps(stalled)];
+        }
+    }
+    *count += c;
+    *params += pa;
+    *yielders += y;
+    *stalled_count += st;
+    return n4;
+}
+#endif
+
 /* Flags the agents a pair with which may split other than 50/50
  * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
  * group or mask that can make a pair one-sided, and with strict overlap
@@ -91,6 +159,7 @@ bool rvo__update_shares(rvo_world *w) {
             ++i;
         if (i == n) {
             w->n_uneven = 0;
+            w->n_params = 0;
             w->equal_shares = true;
             return true;
         }
@@ -98,8 +167,14 @@ bool rvo__update_shares(rvo_world *w) {
     const rvo_vec2 *pref = w->pref;
     const float *stall = w->stall;
     uint8_t *uneven = w->uneven;
-    int32_t count = 0, yielders = 0, stalled_count = 0;
-    for (int32_t i = 0; i < n; ++i) { /* (| rather than ||: no branches) */
+    int32_t count = 0, params = 0, yielders = 0, stalled_count = 0;
+    int32_t i0 = 0;
+#if defined(RVO_SSE2)
+    if (gives && !rvo__no_shortcuts) /* four agents at a time: the same tests on the same operands, so the
+                                        same flags */
+        i0 = flags4(w, weight, t, t_long, &count, &params, &yielders, &stalled_count);
+#endif
+    for (int32_t i = i0; i < n; ++i) { /* (| rather than ||: no branches) */
         const agent_params *a = &prm[i];
         unsigned u = (a->locked != 0) | (a->weight != weight) | (a->mask != 0xffffffffu) | (a->groups == 0);
         if (gives) {
@@ -112,6 +187,7 @@ bool rvo__update_shares(rvo_world *w) {
         }
         uneven[i] = (uint8_t)u;
         count += u != 0;
+        params += u & RVO_UNEVEN_PARAMS;
     }
     /* hemmed in: only agents the rules can ask to give way (the rest of
      * the world pays nothing) */
@@ -139,6 +215,7 @@ bool rvo__update_shares(rvo_world *w) {
             }
     }
     w->n_uneven = count;
+    w->n_params = params;
     w->equal_shares = count == 0;
     return true;
 }

@@ -571,12 +571,92 @@ typedef struct lines4_ctx {
     float dt;
     bool keep_right; /* agent_lines' left_margin can be non-zero */
     bool a_aligned;  /* keep-right: aligned(a) */
+    bool one_radius; /* every agent has the grid's largest radius */
     __m128 px, py, vx, vy, rad, inv_th;
+    __m128 cr_all;         /* one_radius: the radius sum of every pair */
     __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
     __m128 f2;             /* head_on(): |pref|^2 */
 } lines4_ctx;
 
 #define LINES4_INLINE RVO_ALWAYS_INLINE static inline
+
+/* head_on() for the lanes of near (closing within asin(RVO_HEAD_ON_SIN) of
+ * the line between them, on the cut-off circle), as lane bits. Out of line:
+ * a ring of agents walking the same way meets the first test on most
+ * blocks and the second on few; inlined, its registers cost every block.
+ * The preferred velocities decide first: a lane neither opposite (df < 0,
+ * opp's term) nor crossing (cross's terms on df) is out, the same float
+ * operations as below, so the same lanes. */
+static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls,
+                                           __m128 cr, __m128 bfx, __m128 bfy, __m128 df, __m128 bf2,
+                                           __m128 cross) {
+    const rvo_world *w = c->w;
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 stalled =
+        _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
+    const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
+    __m128 bvy;
+    const __m128 bvx = gather_x(w->vel, j, &bvy);
+    const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy));
+    const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+    const __m128 b_aligned = _mm_and_ps(
+        _mm_cmpgt_ps(db, zero),
+        _mm_cmpgt_ps(
+            _mm_mul_ps(db, db),
+            _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2), bf2)));
+    const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
+    const __m128 cut_r = _mm_mul_ps(cr, c->inv_th);
+    cross = c->a_aligned
+                ? _mm_and_ps(_mm_and_ps(cross, b_aligned), _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))
+                : zero;
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross)));
+}
+
+LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls, __m128 cr) {
+    const __m128 zero = _mm_setzero_ps();
+    __m128 bfy;
+    const __m128 bfx = gather_x(c->w->pref, j, &bfy);
+    const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
+    const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+    const __m128 ff = _mm_mul_ps(c->f2, bf2);
+    const __m128 cross =
+        _mm_and_ps(_mm_cmpgt_ps(ff, zero),
+                   _mm_cmple_ps(_mm_mul_ps(df, df),
+                                _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
+    if (!_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(_mm_cmplt_ps(df, zero), cross))))
+        return 0; /* neither opp nor cross can hold */
+    return head_on4_rest(c, j, near, wls, cr, bfx, bfy, df, bf2, cross);
+}
+
+/* keeps_right() for the lanes of on (a share below 1, near): the
+ * velocities and preferred velocities each within the stream's angle, both
+ * aligned(), not both moving away along rel_pos; returns the left margin
+ * per lane (0 where it does not keep right). Out of line (registers). */
+static RVO_NOINLINE __m128 keep_right_margin4(const lines4_ctx *c, const int32_t *j, __m128 on, __m128 bvx,
+                                              __m128 bvy, __m128 rpx, __m128 rpy, __m128 dist_sq,
+                                              __m128 wls) {
+    const __m128 zero = _mm_setzero_ps(), vx = c->vx, vy = c->vy;
+    __m128 bfy;
+    const __m128 bfx = gather_x(c->w->pref, j, &bfy);
+    const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
+    const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
+    const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
+    const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
+    on = _mm_and_ps(
+        on, _mm_and_ps(_mm_cmpgt_ps(dv, zero), _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
+    on = _mm_and_ps(
+        on, _mm_and_ps(_mm_cmpgt_ps(df, zero), _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
+    const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
+    const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
+    on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(db, zero),
+                                   _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
+    const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
+    const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
+    on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
+    if (!_mm_movemask_ps(on))
+        return zero;
+    return _mm_and_ps(on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
+}
 
 /* lines_block4's rare case: lanes without a line or from agent_lines. */
 static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
@@ -603,13 +683,15 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
     __m128 bpy, bvy;
     const __m128 bpx = gather_x(w->pos, j, &bpy), bvx = gather_x(w->vel, j, &bvy);
-    const __m128 brad =
-        _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius, w->prm[j[1]].radius, w->prm[j[0]].radius);
     const __m128 vx = c->vx, vy = c->vy, inv_th = c->inv_th;
     const __m128 rpx = _mm_sub_ps(bpx, c->px), rpy = _mm_sub_ps(bpy, c->py); /* rel_pos */
     const __m128 rvx = _mm_sub_ps(vx, bvx), rvy = _mm_sub_ps(vy, bvy);       /* rel_vel */
     const __m128 dist_sq = _mm_add_ps(_mm_mul_ps(rpx, rpx), _mm_mul_ps(rpy, rpy));
-    const __m128 cr = _mm_add_ps(c->rad, brad);
+    /* (one radius: every lane's sum is cr_all's) */
+    const __m128 cr = c->one_radius
+                          ? c->cr_all
+                          : _mm_add_ps(c->rad, _mm_set_ps(w->prm[j[3]].radius, w->prm[j[2]].radius,
+                                                          w->prm[j[1]].radius, w->prm[j[0]].radius));
     const __m128 crs = _mm_mul_ps(cr, cr);
     /* colliding pairs (lane bits): their lines from agent_lines */
     unsigned coll = ~(unsigned)_mm_movemask_ps(_mm_cmpgt_ps(dist_sq, crs)) & 15u & ~none;
@@ -632,38 +714,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             const __m128 k2 = _mm_set1_ps(RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN);
             const __m128 near =
                 _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
-            if (_mm_movemask_ps(near)) {
-                __m128 bfy;
-                const __m128 bfx = gather_x(w->pref, j, &bfy);
-                const __m128 df =
-                    _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy)); /* (set with keep_right) */
-                const __m128 stalled = _mm_cmpgt_ps(
-                    _mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
-                const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
-                const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-                const __m128 ff = _mm_mul_ps(c->f2, bf2);
-                __m128 cross = _mm_and_ps(
-                    _mm_cmpgt_ps(ff, zero),
-                    _mm_cmple_ps(_mm_mul_ps(df, df),
-                                 _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
-                __m128 bvy2;
-                const __m128 bvx2 = gather_x(w->vel, j, &bvy2);
-                const __m128 db = _mm_add_ps(_mm_mul_ps(bvx2, bfx), _mm_mul_ps(bvy2, bfy));
-                const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx2, bvx2), _mm_mul_ps(bvy2, bvy2));
-                const __m128 b_aligned = _mm_and_ps(
-                    _mm_cmpgt_ps(db, zero),
-                    _mm_cmpgt_ps(
-                        _mm_mul_ps(db, db),
-                        _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2),
-                                   bf2)));
-                const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
-                const __m128 cut_r = _mm_mul_ps(cr, inv_th);
-                cross = c->a_aligned ? _mm_and_ps(_mm_and_ps(cross, b_aligned),
-                                                  _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))
-                                     : zero;
-                coll |= (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross))) &
-                        ((1u << m) - 1u) & ~none;
-            }
+            if (_mm_movemask_ps(near))
+                coll |= head_on4(c, j, near, wls, cr) & ((1u << m) - 1u) & ~none;
         }
     }
     if (cuts != 15) { /* legs */
@@ -677,29 +729,8 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
         __m128 on = zero;
         if (c->keep_right && c->a_aligned)
             on = _mm_and_ps(_mm_cmplt_ps(share, one), _mm_cmplt_ps(dist_sq, _mm_mul_ps(reach_sq, crs)));
-        if (c->keep_right && _mm_movemask_ps(on)) {
-            __m128 bfy;
-            const __m128 bfx = gather_x(w->pref, j, &bfy);
-            const __m128 dv = _mm_add_ps(_mm_mul_ps(vx, bvx), _mm_mul_ps(vy, bvy));
-            const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
-            const __m128 df = _mm_add_ps(_mm_mul_ps(c->fx, bfx), _mm_mul_ps(c->fy, bfy));
-            const __m128 bf2 = _mm_add_ps(_mm_mul_ps(bfx, bfx), _mm_mul_ps(bfy, bfy));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(dv, zero),
-                                           _mm_cmpgt_ps(_mm_mul_ps(dv, dv), _mm_mul_ps(c->cv, bv2))));
-            on = _mm_and_ps(on, _mm_and_ps(_mm_cmpgt_ps(df, zero),
-                                           _mm_cmpgt_ps(_mm_mul_ps(df, df), _mm_mul_ps(c->cf, bf2))));
-            const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy)); /* aligned(b) */
-            const __m128 ca = _mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN);
-            on = _mm_and_ps(
-                on, _mm_and_ps(_mm_cmpgt_ps(db, zero),
-                               _mm_cmpgt_ps(_mm_mul_ps(db, db), _mm_mul_ps(_mm_mul_ps(ca, bv2), bf2))));
-            const __m128 away_a = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(vx, rpx), _mm_mul_ps(vy, rpy)), zero);
-            const __m128 away_b = _mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(bvx, rpx), _mm_mul_ps(bvy, rpy)), zero);
-            on = _mm_andnot_ps(_mm_and_ps(away_a, away_b), on);
-            if (_mm_movemask_ps(on))
-                margin = _mm_and_ps(
-                    on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
-        }
+        if (c->keep_right && _mm_movemask_ps(on))
+            margin = keep_right_margin4(c, j, on, bvx, bvy, rpx, rpy, dist_sq, wls);
         const __m128 left = _mm_cmpgt_ps(_mm_sub_ps(_mm_mul_ps(rpx, wy), _mm_mul_ps(rpy, wx)), margin);
         const __m128 dinv = _mm_div_ps(one, dist_sq);
         const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(rpx, leg), _mm_mul_ps(rpy, cr)), dinv);
@@ -754,6 +785,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.px = _mm_set1_ps(position.x), c.py = _mm_set1_ps(position.y);
     c.vx = _mm_set1_ps(velocity.x), c.vy = _mm_set1_ps(velocity.y);
     c.rad = _mm_set1_ps(w->prm[ai].radius);
+    c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
+    c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
     c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
     if (keep_right) {
         const rvo_vec2 pref = w->pref[ai];

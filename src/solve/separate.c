@@ -177,12 +177,6 @@ static inline bool moves_for(const rvo_world *w, int32_t i, int32_t j) {
     return rvo__share(me, other) != 0.0f || rvo__gives_way(w, i, j) != 0;
 }
 
-/* Cell of v = (coordinate - origin) / cell, clamped to [0, n): floorf and
- * fminf / fmaxf in two comparisons (truncation equals floor for v > 0). */
-static inline int32_t cell_clamp(float v, int32_t n) {
-    return v >= (float)(n - 1) ? n - 1 : v > 0.0f ? (int32_t)v : 0;
-}
-
 /* A worker's free slots of w->sep_cand, [next, end): first its own region
  * of the buffer's lower half (so that two workers rarely write the same
  * cache lines), then blocks it claims from the upper half. On a line of
@@ -196,6 +190,7 @@ typedef struct cursor {
 typedef struct sep_ctx {
     rvo_world *w;
     bool pairs;
+    bool uniform; /* strict, and every pair's test passes within the widest reach (see offer) */
     float inv_dt;
     uint8_t *later; /* the strict passes' marks for the next pass */
     uint8_t *moved; /* agents to push out of obstacles */
@@ -253,10 +248,17 @@ static bool make_room(sep_ctx *c, cursor *cur, bool serial, int32_t *at, int32_t
     return true;
 }
 
-/* Offers item t of the grid (squared distance d from agent i) to i's list
- * at *at; false when there is no room for it. */
-static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t, float d, int32_t *at,
-                         int32_t *len, uint8_t *hit) {
+/* Offers item t of the grid (squared distance d from agent i, below the
+ * widest reach's square) to i's list at *at; false when there is no room
+ * for it. uniform (c->uniform, strict lists): every agent has the grid's
+ * largest radius, none is locked, all weigh the same, no group, mask or
+ * height filters; then the tests below pass for every j within the widest
+ * reach (near is that reach, the same float operations; z_overlap is true
+ * between infinite heights; moves_for is rvo__share's 0.5), so they are
+ * skipped: the same partners. */
+RVO_ALWAYS_INLINE static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t t,
+                                           float d, int32_t *at, int32_t *len, uint8_t *hit,
+                                           const bool uniform) {
     rvo_world *w = c->w;
     const int32_t j = w->grid.items[t];
     if (j == i)
@@ -265,7 +267,9 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
      * within the widest reach will do (a superset of the pairs (j, i)) */
     const bool below = c->pairs && j < i;
     float comb = 0.0f;
-    if (!below) {
+    if (uniform) {
+        comb = w->prm[i].radius + w->grid.max_radius; /* (= the radius sum: every radius is the largest) */
+    } else if (!below) {
         const agent_params *me = &w->prm[i], *other = &w->prm[j];
         comb = me->radius + other->radius; /* as project_pair adds them */
         const float near = 1.6f * comb;
@@ -292,7 +296,8 @@ static inline bool offer(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_
  * span of the grid's items), four squared distances at a time with SSE2
  * against the widest reach, by the same float operations as the scalar
  * test (so the same partners). */
-static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+RVO_ALWAYS_INLINE static inline bool collect_agent_with(sep_ctx *c, cursor *cur, bool serial, int32_t i,
+                                                        int32_t slot, const bool uniform) {
     rvo_world *w = c->w;
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
@@ -303,10 +308,9 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     const rvo_vec2 p = w->pos[i];
     const float reach = 1.6f * (me->radius + g->max_radius);      /* >= every pair's 1.6 (r_i + r_j) */
     const float reach_sq = reach * reach, box = reach + g->slack; /* (slack: 0 on a fresh grid) */
-    const int32_t cx0 = cell_clamp((p.x - box - g->ox) * g->inv_cell, g->nx);
-    const int32_t cx1 = cell_clamp((p.x + box - g->ox) * g->inv_cell, g->nx);
-    const int32_t cy0 = cell_clamp((p.y - box - g->oy) * g->inv_cell, g->ny);
-    const int32_t cy1 = cell_clamp((p.y + box - g->oy) * g->inv_cell, g->ny);
+    int32_t cells[4];
+    rvo__grid_box(g, p, box, cells);
+    const int32_t cx0 = cells[0], cx1 = cells[1], cy0 = cells[2], cy1 = cells[3];
     const rvo_vec2 *ip = g->item_pos; /* padded: 4 may be read past a span's end */
     int32_t at = cur->next, len = 0;  /* the list starts at sep_cand[at], head first */
     uint8_t hit = 0;                  /* a pair of i's overlaps now */
@@ -328,7 +332,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
             do {
                 const int l = __builtin_ctz(bits);
                 bits &= bits - 1u;
-                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len, &hit)) {
+                if (!offer(c, cur, serial, i, t + l, ds[l], &at, &len, &hit, uniform)) {
                     cur->next = cur->end; /* full: later agents claim afresh */
                     return false;
                 }
@@ -337,7 +341,7 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
 #else
         for (int32_t t = t0; t < t1; ++t) {
             const float d = v2_abs_sq(v2_sub(p, ip[t]));
-            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len, &hit)) {
+            if (d < reach_sq && !offer(c, cur, serial, i, t, d, &at, &len, &hit, uniform)) {
                 cur->next = cur->end;
                 return false;
             }
@@ -373,6 +377,19 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
     if (hit)
         c->hit[slot] = 1;
     return true;
+}
+
+/* Two copies: the uniform one (c->uniform) without the per-pair tests. */
+static RVO_NOINLINE bool collect_agent_uniform(sep_ctx *c, cursor *cur, bool serial, int32_t i,
+                                               int32_t slot) {
+    return collect_agent_with(c, cur, serial, i, slot, true);
+}
+static RVO_NOINLINE bool collect_agent_any(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+    return collect_agent_with(c, cur, serial, i, slot, false);
+}
+static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32_t slot) {
+    return c->uniform ? collect_agent_uniform(c, cur, serial, i, slot)
+                      : collect_agent_any(c, cur, serial, i, slot);
 }
 
 static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
@@ -440,6 +457,9 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     }
     memset(w->sep_start, 0xff, sizeof *w->sep_start * (size_t)n); /* SEP_PENDING */
     c->hit = c->pairs ? w->sep_active + 3 * (size_t)n : NULL;     /* (soft mode: no sep_active) */
+    /* (the flags of rvo__update_shares, which rvo__separate has just run) */
+    c->uniform = c->pairs && w->n_filtering == 0 && w->n_params == 0 &&
+                 w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     /* no pair to look at in the next pass yet (this pass's marks come from
      * the hits, below) */
     if (c->pairs)
@@ -577,8 +597,11 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
         end_pressing_lock(w, i, j);
         end_pressing_lock(w, j, i);
     }
-    w->pos[i] = v2_add(w->pos[i], v2_scale(pair_share(w, i, j) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale(pair_share(w, j, i) * push, n));
+    /* two agents without a flag of rvo__update_shares (run before the
+     * passes; a lock that ends here was flagged) split 50/50 (give_way.h) */
+    const bool even = !(w->uneven[i] | w->uneven[j]) && !rvo__no_shortcuts;
+    w->pos[i] = v2_add(w->pos[i], v2_scale((even ? 0.5f : pair_share(w, i, j)) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale((even ? 0.5f : pair_share(w, j, i)) * push, n));
     return (comb - dist) / comb;
 }
 

@@ -10,7 +10,33 @@
 #include "world/world.h"
 
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
-    for (int32_t i = begin; i < end; ++i) {
+    int32_t i = begin;
+#if defined(RVO_SSE2)
+    /* four agents at a time: the scalar loop's operations, lane by lane */
+    const __m128 zero = _mm_setzero_ps(), progress = _mm_set1_ps(w->stall_progress), step = _mm_set1_ps(dt),
+                 most = _mm_set1_ps(1e30f);
+    for (; i + 4 <= end && !rvo__no_shortcuts; i += 4) {
+        const agent_params *a = w->prm + i;
+        const __m128 p01 = _mm_loadu_ps(&w->pref[i].x), p23 = _mm_loadu_ps(&w->pref[i + 2].x);
+        const __m128 v01 = _mm_loadu_ps(&w->vel[i].x), v23 = _mm_loadu_ps(&w->vel[i + 2].x);
+        const __m128 px = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m128 py = _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1));
+        const __m128 vx = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(2, 0, 2, 0));
+        const __m128 vy = _mm_shuffle_ps(v01, v23, _MM_SHUFFLE(3, 1, 3, 1));
+        const __m128 pref_sq = _mm_add_ps(_mm_mul_ps(px, px), _mm_mul_ps(py, py));
+        const __m128i locked = _mm_set_epi32(a[3].locked, a[2].locked, a[1].locked, a[0].locked);
+        const __m128 idle = _mm_or_ps(_mm_cmpeq_ps(pref_sq, zero), /* locked, or not trying to go anywhere */
+                                      _mm_castsi128_ps(_mm_xor_si128(
+                                          _mm_cmpeq_epi32(locked, _mm_setzero_si128()), _mm_set1_epi32(-1))));
+        const __m128 slow =
+            _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(vx, px), _mm_mul_ps(vy, py)), _mm_mul_ps(progress, pref_sq));
+        const __m128 s = _mm_add_ps(_mm_loadu_ps(w->stall + i), step);
+        const __m128 capped =
+            _mm_or_ps(_mm_and_ps(_mm_cmple_ps(s, most), s), _mm_andnot_ps(_mm_cmple_ps(s, most), most));
+        _mm_storeu_ps(w->stall + i, _mm_andnot_ps(idle, _mm_and_ps(slow, capped)));
+    }
+#endif
+    for (; i < end; ++i) {
         const rvo_vec2 pref = w->pref[i];
         const float pref_sq = v2_abs_sq(pref);
         if (w->prm[i].locked || pref_sq == 0.0f) { /* not trying to go anywhere */

@@ -17,6 +17,8 @@ static const char *const param_names[RVO_PARAM_COUNT] = {
 
 const char *rvo_version(void) { return RVO_VERSION; }
 
+bool rvo__no_shortcuts = false;
+
 const char *rvo_param_name(rvo_param p) {
     return ((int)p >= 0 && p < RVO_PARAM_COUNT) ? param_names[p] : NULL;
 }

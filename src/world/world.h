@@ -117,6 +117,7 @@ typedef struct agent_grid {
     int32_t items_cap, start_cap;
     int32_t *slot_of; /* each agent's index in items (while building: its cell) */
     float max_radius; /* largest agent radius at build time */
+    float min_radius; /* smallest (the overlap pass's candidates: all equal?) */
     /* Agents may stand up to this far (per axis) from the cells they are
      * filed in: the overlap pass's grid serves the next solve, with
      * item_pos refreshed after the passes (rvo__grid_refile). Searches
@@ -183,6 +184,7 @@ struct rvo_world {
      * a flag splits 50/50 and neither gives way. n_uneven: flagged agents. */
     uint8_t *uneven;
     int32_t uneven_cap, n_uneven;
+    int32_t n_params; /* agents flagged RVO_UNEVEN_PARAMS (rvo__update_shares) */
     bool ever_solved;
 
     /* solver (rvo_world_set_solver); zero-initialised = ORCA */
@@ -231,6 +233,13 @@ static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, in
  * reported (not finite, or not > 0). */
 rvo_status rvo__check_dt(rvo_world *w, float dt);
 static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
+
+/* tests: take the general code where a shortcut for a common case would
+ * apply (the candidates of a uniform world, one radius in agent_lines4,
+ * the 50/50 split of two unflagged agents, the SSE2 loops of the flags and
+ * the stall times); the shortcuts must give the same bits. Process-wide;
+ * set it only while no world steps. */
+extern bool rvo__no_shortcuts;
 
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);

@@ -6,7 +6,10 @@
  * every agent in every pass (rvo__separate_reference), on any thread count:
  * dense crowds of mixed agents (radii, weights, groups, masks, heights,
  * locks) among obstacles and a slot too narrow for them, a crowd packed
- * onto one spot, soft mode. */
+ * onto one spot, soft mode. And the shortcuts of the common cases (a world
+ * of one radius, weight and no filters; agents without give-way flags; the
+ * SSE2 flag and stall loops) give the bits of the general code
+ * (rvo__no_shortcuts), agent counts not a multiple of four included. */
 #include "check.h"
 #include "rvo.h"
 #include "rvo_internal.h"
@@ -80,7 +83,19 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
         CHECK(rvo_world_set_pref_velocities(w, pref, n) == RVO_OK);
         CHECK(rvo_world_step(w, 0) == RVO_OK);
     }
-    const uint64_t h = check_hash_world(w);
+    uint64_t h = check_hash_world(w);
+    /* and the stall times of the stalled agents (in the world's order) */
+    rvo_agent_id *ids = malloc(sizeof *ids * (size_t)n);
+    float *times = malloc(sizeof *times * (size_t)n);
+    const int32_t stalled = rvo_world_stalled(w, ids, times, n);
+    CHECK(stalled >= 0 && stalled <= n);
+    for (int32_t k = 0; k < stalled && k < n; ++k) {
+        uint32_t bits;
+        memcpy(&bits, &times[k], sizeof bits);
+        h = (h ^ ids[k] ^ ((uint64_t)bits << 17)) * 0x100000001b3ull;
+    }
+    free(ids);
+    free(times);
     rvo_world_destroy(w);
     free(goal);
     free(pref);
@@ -103,10 +118,26 @@ static void same_as_reference(const char *what, int n, float side, int steps, bo
     CHECK(h3 == ref);
 }
 
+/* The shortcuts against the general code, on 1 and 2 threads. */
+static void same_as_general(const char *what, int n, float side, int steps, bool mixed, bool packed) {
+    rvo__no_shortcuts = true;
+    const uint64_t ref = crowd(1, n, side, steps, mixed, packed, false);
+    rvo__no_shortcuts = false;
+    const uint64_t h1 = crowd(1, n, side, steps, mixed, packed, false);
+    const uint64_t h2 = crowd(2, n, side, steps, mixed, packed, false);
+    printf("%s: general %016llx, shortcuts on 1/2 threads %016llx %016llx\n", what, (unsigned long long)ref,
+           (unsigned long long)h1, (unsigned long long)h2);
+    CHECK(h1 == ref);
+    CHECK(h2 == ref);
+}
+
 int main(void) {
     same_as_reference("dense crossing", 600, 70.0f, 80, false, false, false);
     same_as_reference("dense crossing, mixed agents", 600, 70.0f, 80, true, false, false);
     same_as_reference("packed onto one spot, mixed agents", 300, 60.0f, 40, true, true, false);
     same_as_reference("soft mode, mixed agents", 400, 60.0f, 40, true, false, true);
+    same_as_general("shortcuts, dense crossing", 603, 70.0f, 80, false, false);
+    same_as_general("shortcuts, packed onto one spot", 301, 60.0f, 40, false, true);
+    same_as_general("shortcuts, mixed agents", 602, 70.0f, 80, true, false);
     return check_finish("separate");
 }
