@@ -900,7 +900,7 @@ rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch
     RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
     rvo_vec2 push = v2(0.0f, 0.0f);
-    if (w->strict_overlap && !w->rvo2_compat && !w->equal_shares) { /* (equal shares: nobody pushes) */
+    if (w->strict_overlap && !w->rvo2_compat && w->n_params > 0) { /* (none flagged: nobody pushes) */
         push = push_on(w, i, s->agents, s->n_agents, pref);
         if (push.x != 0.0f || push.y != 0.0f)
             pref = step_aside(s->lines, nl, push, pref, max_speed);
