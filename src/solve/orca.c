@@ -860,7 +860,8 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
  * or walking through i), touching it (RVO_CONTACT_MARGIN) and closing in,
  * where i wants to go into it: that neighbour's velocity along the line of
  * centres; 0 when none. */
-static rvo_vec2 push_on(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn, rvo_vec2 pref) {
+static RVO_NOINLINE rvo_vec2 push_on(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn,
+                                     rvo_vec2 pref) {
     const agent_params *me = &w->prm[i];
     rvo_vec2 best = v2(0.0f, 0.0f);
     float best_sq = 0.0f;
@@ -880,18 +881,29 @@ static rvo_vec2 push_on(const rvo_world *w, int32_t i, const neighbor *nb, int32
     return best;
 }
 
+/* ORCA's velocity for agent i from its nl lines (nol of obstacles). */
+static inline rvo_vec2 solve_lines(orca_line *lines, int32_t nl, int32_t nol, float max_speed, rvo_vec2 pref,
+                                   orca_line *proj) {
+    rvo_vec2 result;
+    const int32_t fail = rvo__lp2(lines, nl, max_speed, pref, false, &result);
+    if (fail < nl)
+        rvo__lp3(lines, nl, nol, fail, max_speed, &result, proj);
+    return result;
+}
+
 /* Agent i pushed by such a neighbour: its lines and speed disc move with
  * the push (its own effort counts relative to it) and it aims sideways at
  * full speed, on its preferred velocity's side, else its right. Capped at
  * max speed, the only velocity left to it was the pusher's own: carried
  * back for good (docs/quality.md, 2026-11-27). */
-static rvo_vec2 step_aside(orca_line *lines, int32_t nl, rvo_vec2 push, rvo_vec2 pref, float max_speed) {
+static RVO_NOINLINE rvo_vec2 step_aside(scratch *s, int32_t nl, int32_t nol, rvo_vec2 push, rvo_vec2 pref,
+                                        float max_speed) {
     const rvo_vec2 n = v2_scale(1.0f / sqrtf(v2_abs_sq(push)), push), t = v2(-n.y, n.x);
     const float side = v2_dot(pref, t), eps = 1e-3f * max_speed;
-    const float s = side > eps ? 1.0f : side < -eps ? -1.0f : v2_det(pref, t) < 0.0f ? 1.0f : -1.0f;
+    const float sign = side > eps ? 1.0f : side < -eps ? -1.0f : v2_det(pref, t) < 0.0f ? 1.0f : -1.0f;
     for (int32_t k = 0; k < nl; ++k)
-        lines[k].point = v2_sub(lines[k].point, push);
-    return v2_scale(s * max_speed, t);
+        s->lines[k].point = v2_sub(s->lines[k].point, push);
+    return v2_add(solve_lines(s->lines, nl, nol, max_speed, v2_scale(sign * max_speed, t), s->proj), push);
 }
 
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref) {
@@ -899,17 +911,13 @@ rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch
     const int32_t nl = rvo__orca_lines(w, i, dt, s, &nol);
     RVO_ASSERT(nol >= 0 && nol <= nl && nl <= s->lines_cap);
     const float max_speed = w->prm[i].max_speed;
-    rvo_vec2 push = v2(0.0f, 0.0f);
-    if (w->strict_overlap && !w->rvo2_compat && w->n_params > 0) { /* (none flagged: nobody pushes) */
-        push = push_on(w, i, s->agents, s->n_agents, pref);
-        if (push.x != 0.0f || push.y != 0.0f)
-            pref = step_aside(s->lines, nl, push, pref, max_speed);
-    }
     rvo_vec2 result;
-    const int32_t fail = rvo__lp2(s->lines, nl, max_speed, pref, false, &result);
-    if (fail < nl)
-        rvo__lp3(s->lines, nl, nol, fail, max_speed, &result, s->proj);
-    result = v2_add(result, push);
+    rvo_vec2 push;
+    if (w->n_params > 0 && w->strict_overlap && !w->rvo2_compat && /* (none flagged: nobody pushes) */
+        ((push = push_on(w, i, s->agents, s->n_agents, pref)).x != 0.0f || push.y != 0.0f))
+        result = step_aside(s, nl, nol, push, pref, max_speed);
+    else
+        result = solve_lines(s->lines, nl, nol, max_speed, pref, s->proj);
     if (!v2_finite(result))
         result = v2(0.0f, 0.0f); /* last line of defence; see tests */
     return result;
