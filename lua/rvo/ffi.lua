@@ -49,7 +49,10 @@ local methods = {}
 local World = { __index = methods }
 
 -- Out-parameters and scratch buffers, once per module.
-local vec_out = ffi.new("rvo_vec2[1]")
+-- (a float[2] read by index: in LuaJIT's interpreter, which runs code the
+-- JIT does not compile, v[0] costs about half of s[0].x)
+local vec_xy = ffi.new("float[2]")
+local vec_out = ffi.cast("rvo_vec2 *", vec_xy)
 local num_out = ffi.new("double[1]")
 local core_err = ffi.new("rvo_error") -- report of the calls without a world
 local fcap, fbuf = 64, ffi.new("float[64]")
@@ -508,7 +511,7 @@ function shapes.VEC_GET(name, f)
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
         local st = f(w, to_id(id), vec_out)
         if st ~= 0 then core_fail(w, st, name) end
-        return vec_out[0].x, vec_out[0].y
+        return vec_xy[0], vec_xy[1]
     end
 end
 
@@ -588,13 +591,15 @@ local param_index = {} -- name -> rvo_param
 local GET_MAP = { [1] = 1, [2] = 0, [3] = 0 }
 local SET_MAP = { [1] = 1, [2] = 0, [3] = 2 } -- core: id, param, value
 
+local agent_param, agent_set_param -- (looked up once: C.f costs a lookup a call in the interpreter)
+
 local function param_methods(p, name)
     local set_name = "set_" .. name
     local function get(self, id)
         local w = getmetatable(self) == World and self._w
         if not w then bad_self(self, name) end
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
-        local st = C.rvo_agent_param(w, to_id(id), p, num_out)
+        local st = agent_param(w, to_id(id), p, num_out)
         if st ~= 0 then core_fail(w, st, name, GET_MAP) end
         return num_out[0]
     end
@@ -603,12 +608,13 @@ local function param_methods(p, name)
         if not w then bad_self(self, set_name) end
         if type(id) ~= "number" then type_fail(1, set_name, "number", id) end
         if type(v) ~= "number" then type_fail(2, set_name, "number", v) end
-        local st = C.rvo_agent_set_param(w, to_id(id), p, v)
+        local st = agent_set_param(w, to_id(id), p, v)
         if st ~= 0 then core_fail(w, st, set_name, SET_MAP) end
     end
     return get, set
 end
 
+agent_param, agent_set_param = C.rvo_agent_param, C.rvo_agent_set_param
 do
     local p = 0
     while true do
