@@ -269,7 +269,7 @@ function Surround:_approach_all(pos, tx, ty, dt)
     local world, phase, units = self.world, self.phase_of, self.units
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local tv = self.target_vel
-    local np, nr = 0, 0 -- units probing, rays
+    local np = 0 -- units probing: plans[1 .. np]
     for _, id in ipairs(units) do
         if phase[id] == "approach" then
             local p = pos[id]
@@ -296,34 +296,57 @@ function Surround:_approach_all(pos, tx, ty, dt)
                     -- ray's start, and the cast skips it: confirm with a ray swept as
                     -- wide as the body.
                     local radius = world:radius(id)
-                    local ex, ey = -uy * radius * 0.999, ux * radius * 0.999
-                    nr = add_ray(nr, x + ex, y + ey, ux, uy, gap, 0)
-                    nr = add_ray(nr, x - ex, y - ey, ux, uy, gap, 0)
-                    nr = add_ray(nr, x, y, ux, uy, gap, radius * 0.999)
                     np = np + 1
                     local u = plans[np] or {}
                     plans[np] = u
                     u.id, u.x, u.y, u.ux, u.uy, u.s, u.speed, u.radius = id, x, y, ux, uy, s, speed, radius
+                    u.gap, u.ex, u.ey, u.blocked = gap, -uy * radius * 0.999, ux * radius * 0.999, false
                 end
             end
         end
     end
     if np == 0 then return end
-    cast(world, nr)
-    -- Blocked (the first blocked probe decides): five rays from its centre,
-    -- swept as wide as the body (a thin ray slips through gaps the body
-    -- cannot); the freest wins. Ties go to straight on, then to the side of
-    -- the widest gap between holders, so that blocked units all flow toward
-    -- room instead of into each other.
-    local nb = 0 -- units blocked: plans[1 .. nb] (their fans: rays 5 each)
-    nr = 0
+    -- The three probes, one round each, of the units whose earlier probes
+    -- were clear (the first blocked probe decides, and no ray is cast that
+    -- one at a time would not have cast).
+    -- (rays written in place, not through add_ray: this runs in the
+    -- interpreter on both runtimes, where a call a ray costs more than the
+    -- cast saved)
+    for round = 1, 3 do
+        local i = 0 -- numbers in rays
+        for k = 1, np do
+            local u = plans[k]
+            if not u.blocked then
+                u.ray = i / 2 -- (its hit at hits[u.ray + 1 .. u.ray + 3])
+                if round == 1 then
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x + u.ex, u.y + u.ey, 0
+                elseif round == 2 then
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x - u.ex, u.y - u.ey, 0
+                else
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x, u.y, u.radius * 0.999
+                end
+                rays[i + 3], rays[i + 4], rays[i + 5] = u.ux, u.uy, u.gap
+                i = i + 6
+            end
+        end
+        if i == 0 then break end
+        cast(world, i / 6)
+        for k = 1, np do
+            local u = plans[k]
+            if not u.blocked and hits[u.ray + 1] >= 0 and self:_blocks(u.ray) then u.blocked = true end
+        end
+    end
+    -- Blocked: five rays from its centre, swept as wide as the body (a thin
+    -- ray slips through gaps the body cannot); the freest wins. Ties go to
+    -- straight on, then to the side of the widest gap between holders, so
+    -- that blocked units all flow toward room instead of into each other.
+    local nb, nr = 0, 0 -- units blocked: plans[1 .. nb] (their fans: rays 5 each)
     local c = HALF_SQRT2
     local length = self.probe_length
     if length > FAR then length = FAR end
     for k = 1, np do
         local u = plans[k]
-        local i = 9 * (k - 1)
-        if not self:_blocks(i) and not self:_blocks(i + 3) and not self:_blocks(i + 6) then
+        if not u.blocked then
             world:set_pref_velocity(u.id, clamp(u.ux * u.s), clamp(u.uy * u.s))
         else
             local id, x, y, ux, uy = u.id, u.x, u.y, u.ux, u.uy
@@ -363,7 +386,8 @@ function Surround:_approach_all(pos, tx, ty, dt)
         local enough = CLEAR_BODIES * 2 * u.radius
         for m = 0, 4 do
             local r = 5 * (k - 1) + m
-            local free = self:_blocks(3 * r) and hits[3 * r + 1] or length
+            local d = hits[3 * r + 1]
+            local free = d >= 0 and self:_blocks(3 * r) and d or length
             if free > enough then free = enough end
             if free > best then best, bk = free, r end
         end
@@ -373,10 +397,8 @@ end
 
 -- Sorts the ids of list around the ring: by their angle ang[id], ties by
 -- id (a total order: any sort gives the same list). Insertion-sorted runs
--- of 8, then merged. Not table.sort: on LuaJIT 2.1.0-beta3, compiled code
--- around table.sort with a Lua comparator crashed it (SIGSEGV in its
--- machine code) in about 2-4% of runs of the surround spec's scene; with
--- this sort, never (docs/performance.md, 2026-11-27).
+-- of 8, then merged: no comparator closure a frame, and on LuaJIT no Lua
+-- comparator called back from table.sort.
 local merge_tmp = {}
 local function sort_by_angle(list, ang)
     local n = #list
@@ -599,8 +621,11 @@ function Surround:after_solve()
                     u.ray = nil -- (no move: free)
                 else
                     if len > FAR then len = FAR end -- (the core casts within 1e9 m)
-                    u.ray = nr
-                    nr = add_ray(nr, p[1], p[2], px, py, len, radius * 0.999)
+                    u.ray = 3 * nr -- (its hit at hits[u.ray + 1 ..])
+                    local i = 6 * nr
+                    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = p[1], p[2], px, py
+                    rays[i + 5], rays[i + 6] = len, radius * 0.999
+                    nr = nr + 1
                 end
             end
         end
@@ -609,7 +634,7 @@ function Surround:after_solve()
     for k = 1, np do
         local u = plans[k]
         local id, x, y, ex, ey, radial = u.id, u.x, u.y, u.ux, u.uy, u.s
-        if u.ray == nil or hits[3 * u.ray + 1] < 0 then
+        if u.ray == nil or hits[u.ray + 1] < 0 then
             world:set_new_velocity(id, clamp(u.px), clamp(u.py))
         else
             local px, py = f.tvx + ex * radial, f.tvy + ey * radial
@@ -698,11 +723,12 @@ function surround.load(world, s)
 end
 
 -- LuaJIT 2.1.0-beta3: the per-frame code runs in the interpreter. Compiled,
--- it crashed LuaJIT (SIGSEGV: its interpreter jumped into the heap) in 3 of
--- 359 runs of the surround spec's four scenes, with table.sort or this
--- file's sort, with ray_cast or ray_casts; interpreted, 0 of 600
--- (docs/performance.md, 2026-11-27). The rays go to the core in two calls a
--- frame, so the interpreter costs little here.
+-- it crashed LuaJIT (SIGSEGV: a jump into the heap) in 3 of 359 runs of the
+-- surround spec's four scenes (and in 2 of 47 with table.sort and a compiled
+-- ray_cast); interpreted, 0 of 1100; and compiled it was slower in
+-- tests/bench/modules_cost.lua (docs/performance.md, 2026-11-27). The rays
+-- go to the core in a few world:ray_casts calls a frame, where one
+-- interpreted ray_cast call a ray cost about 6000 instructions.
 if jit then
     for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
         sort_by_angle, add_ray, cast } do
