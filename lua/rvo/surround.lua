@@ -452,6 +452,103 @@ local function sort_by_angle(list, ang)
     end
 end
 
+-- Lua 5.4 casts one ray at a time (world:ray_cast): there a call costs
+-- less than writing a ray into a list and reading its hit back, and LuaJIT's
+-- interpreter the other way round (about 6000 instructions a ray_cast call).
+-- Both ways cast the same rays and give the same bits (surround_spec
+-- compares the two runtimes).
+local BATCH = rawget(_G, "jit") ~= nil
+
+-- A ray hit that blocks the way: obstacles, holders, the target, bystanders.
+-- Fellow attackers still approaching do not: they move on, and ORCA keeps
+-- apart units walking the same way (else a column's rear ranks would
+-- scatter around its front rank).
+function Surround:_blocking(hit)
+    if hit and hit.agent and self.phase_of[hit.agent] == "approach" then
+        -- unless it stands (moves with the target): stuck in front of the
+        -- ring, it is in the way like a holder (bodies do not overlap in
+        -- the default mode, so the unit behind it would wait for ever)
+        local world, tv = self.world, self.target_vel
+        local vx, vy = world:velocity(hit.agent)
+        vx, vy = vx - tv[1], vy - tv[2]
+        local slow = STANDING * world:max_speed(hit.agent)
+        if vx * vx + vy * vy >= slow * slow then return nil end
+    end
+    return hit
+end
+
+-- Phase 1: the preferred velocity of a unit at (x, y), toward the ring.
+function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
+    local world = self.world
+    local r_goal = self.attack_radius - 0.5 * self.tolerance
+    local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
+    local gap = d - r_goal                     -- > 0: outside the ring
+    if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
+    local s = speed
+    if gap < s * dt then s = gap / dt end
+    if not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR then
+        return ux * s, uy * s
+    end
+    if d > r_goal and gap <= 2 * world:radius(id) then
+        -- Arriving: the holders beside it make room (before_solve's ring),
+        -- so keep the angle, move with the target and press in.
+        local tv = self.target_vel
+        return tv[1] + ux * s, tv[2] + uy * s
+    end
+    -- Two probe rays from the body's edges (just inside, so the caster's own
+    -- disc is what ray_cast skips), as long as the way to the ring.
+    local radius = world:radius(id)
+    local ex, ey = -uy * radius * 0.999, ux * radius * 0.999
+    -- A neighbour pressed against an edge contains that ray's start, and
+    -- ray_cast skips it: confirm with a ray swept as wide as the body. (The
+    -- first blocked ray decides: the casts only read the world.)
+    if not self:_blocking(world:ray_cast(x + ex, y + ey, ux, uy, gap))
+        and not self:_blocking(world:ray_cast(x - ex, y - ey, ux, uy, gap))
+        and not self:_blocking(world:ray_cast(x, y, ux, uy, gap, radius * 0.999)) then
+        return ux * s, uy * s
+    end
+    -- Blocked: five rays from its centre, swept as wide as the body (a thin
+    -- ray slips through gaps the body cannot); the freest wins. Ties go to
+    -- straight on, then to the side of the widest gap between holders, so
+    -- that blocked units all flow toward room instead of into each other.
+    local side = 1
+    local gap_angle = self.gap_angle
+    if gap_angle then
+        local here = angle(x - tx, y - ty)
+        -- counter-clockwise around the target is to the unit's right
+        side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
+    end
+    -- Stalled (two units heading into each other for the same gap): try the
+    -- other way for a while.
+    local vx, vy = world:velocity(id)
+    local stalled = (self.stalled[id] or 0)
+    if vx * vx + vy * vy < (0.1 * speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
+    self.stalled[id] = stalled
+    if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
+    if (self.flip_until[id] or -1) > self.clock then side = -side end
+    local c = HALF_SQRT2
+    local sx, sy = -uy * side, ux * side -- the unit's side
+    local dirs = {
+        ux, uy,
+        c * (ux + sx), c * (uy + sy), sx, sy,    -- 45 and 90 toward the gap,
+        c * (ux - sx), c * (uy - sy), -sx, -sy,  -- then away from it
+    }
+    -- Any ray free for CLEAR_BODIES body widths counts as clear (a tie),
+    -- so units keep flowing toward the gap rather than chase the last metre.
+    local best, bk = -1, 1
+    local length = self.probe_length
+    if length > FAR then length = FAR end
+    local enough = CLEAR_BODIES * 2 * radius
+    for k = 1, 9, 2 do
+        local hit = self:_blocking(world:ray_cast(x, y, dirs[k], dirs[k + 1], length, radius * 0.999))
+        local free = hit and hit.distance or length
+        if free > enough then free = enough end
+        if free > best then best, bk = free, k end
+    end
+    return dirs[bk] * speed, dirs[bk + 1] * speed
+end
+
+
 --- Sets every unit's preferred velocity: phase 1 or phase 2. Units whose
 -- agent was removed are dropped. dt defaults to the world's time step.
 function Surround:before_solve(dt)
@@ -567,9 +664,33 @@ function Surround:_before_solve(dt, fname)
         world:set_pref_velocity(id, clamp(tvx + ex * radial - ey * tangential),
             clamp(tvy + ey * radial + ex * tangential))
     end
-    self:_approach_all(pos, tx, ty, dt)
+    if BATCH then
+        self:_approach_all(pos, tx, ty, dt)
+    else
+        for _, id in ipairs(units) do
+            if phase[id] == "approach" then
+                local p = pos[id]
+                local speed = world:max_speed(id)
+                if p[3] == 0 then
+                    world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+                else
+                    local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
+                    world:set_pref_velocity(id, clamp(vx), clamp(vy))
+                end
+            end
+        end
+    end
     self.frame = { tx = tx, ty = ty, tvx = tvx, tvy = tvy, pos = pos, dt = dt }
     self.clock = self.clock + dt
+end
+
+-- Whether a disc of the given radius can move by (vx, vy) * dt without
+-- touching an agent or an obstacle (ones it already touches excepted).
+local function free_move(world, x, y, vx, vy, dt, radius)
+    local len = sqrt(vx * vx + vy * vy) * dt
+    if len == 0 then return true end
+    if len > FAR then len = FAR end -- (the core casts within 1e9 m)
+    return world:ray_cast(x, y, vx, vy, len, radius * 0.999) == nil
 end
 
 --- Between world:solve and world:integrate: keeps only the tangential part
@@ -593,6 +714,38 @@ function Surround:after_solve()
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local dt = f.dt
     local gain = 1 / dt
+    if not BATCH then
+        for _, id in ipairs(self.holders) do
+            if world:is_valid(id) then
+                local p = f.pos[id]
+                local d = p[3]
+                if d > 0 then
+                    local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
+                    local vx, vy = world:new_velocity(id)
+                    local rx, ry = vx - f.tvx, vy - f.tvy
+                    local t = rx * -ey + ry * ex -- tangential part of the relative velocity
+                    local radial = (r_goal - d) * gain
+                    local speed = world:max_speed(id)
+                    if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
+                    local radius = world:radius(id)
+                    local x, y = p[1], p[2]
+                    local px = f.tvx + ex * radial - ey * t
+                    local py = f.tvy + ey * radial + ex * t
+                    if free_move(world, x, y, px, py, dt, radius) then
+                        world:set_new_velocity(id, clamp(px), clamp(py))
+                    else
+                        px, py = f.tvx + ex * radial, f.tvy + ey * radial
+                        if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), radius) then
+                            world:set_new_velocity(id, clamp(px), clamp(py))
+                        else
+                            world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
+                        end
+                    end
+                end
+            end
+        end
+        return
+    end
     -- The projected moves first, each swept by a disc of the holder's size
     -- (touching ones excepted) in one core call: the casts only read the
     -- world, the new velocities set below do not change what they see.
