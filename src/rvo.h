@@ -405,6 +405,14 @@ RVO_API int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float d
  * to the start. `ignore` (argument 8) must be a live agent or 0. */
 RVO_API int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist,
                                     float clearance, uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit);
+/* Many rays in one call (rvo.surround's probes): ray k (0-based) starts at
+ * (rays[6k], rays[6k+1]) along (rays[6k+2], rays[6k+3]) up to rays[6k+4]
+ * with clearance rays[6k+5], and hits[k] is what rvo_world_ray_cast(...,
+ * mask, &hits[k]) fills (all zero when nothing is hit). Checks every ray
+ * before casting any (the message names the ray: "ray 3: ..."); returns
+ * the number of rays that hit something, or a negative rvo_status. */
+RVO_API int32_t rvo_world_ray_casts(rvo_world *w, const float *rays, int32_t n, uint32_t mask,
+                                    rvo_ray_hit *hits);
 
 /* ---- stall events (src/stall.c) -----------------------------------------
  * An agent stalls while it moves along its preferred velocity at less than

@@ -49,7 +49,10 @@ local methods = {}
 local World = { __index = methods }
 
 -- Out-parameters and scratch buffers, once per module.
-local vec_out = ffi.new("rvo_vec2[1]")
+-- (a float[2] read by index: in LuaJIT's interpreter, which runs code the
+-- JIT does not compile, v[0] costs about half of s[0].x)
+local vec_xy = ffi.new("float[2]")
+local vec_out = ffi.cast("rvo_vec2 *", vec_xy)
 local num_out = ffi.new("double[1]")
 local core_err = ffi.new("rvo_error") -- report of the calls without a world
 local fcap, fbuf = 64, ffi.new("float[64]")
@@ -508,7 +511,7 @@ function shapes.VEC_GET(name, f)
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
         local st = f(w, to_id(id), vec_out)
         if st ~= 0 then core_fail(w, st, name) end
-        return vec_out[0].x, vec_out[0].y
+        return vec_xy[0], vec_xy[1]
     end
 end
 
@@ -588,13 +591,15 @@ local param_index = {} -- name -> rvo_param
 local GET_MAP = { [1] = 1, [2] = 0, [3] = 0 }
 local SET_MAP = { [1] = 1, [2] = 0, [3] = 2 } -- core: id, param, value
 
+local agent_param, agent_set_param -- (looked up once: C.f costs a lookup a call in the interpreter)
+
 local function param_methods(p, name)
     local set_name = "set_" .. name
     local function get(self, id)
         local w = getmetatable(self) == World and self._w
         if not w then bad_self(self, name) end
         if type(id) ~= "number" then type_fail(1, name, "number", id) end
-        local st = C.rvo_agent_param(w, to_id(id), p, num_out)
+        local st = agent_param(w, to_id(id), p, num_out)
         if st ~= 0 then core_fail(w, st, name, GET_MAP) end
         return num_out[0]
     end
@@ -603,12 +608,13 @@ local function param_methods(p, name)
         if not w then bad_self(self, set_name) end
         if type(id) ~= "number" then type_fail(1, set_name, "number", id) end
         if type(v) ~= "number" then type_fail(2, set_name, "number", v) end
-        local st = C.rvo_agent_set_param(w, to_id(id), p, v)
+        local st = agent_set_param(w, to_id(id), p, v)
         if st ~= 0 then core_fail(w, st, set_name, SET_MAP) end
     end
     return get, set
 end
 
+agent_param, agent_set_param = C.rvo_agent_param, C.rvo_agent_set_param
 do
     local p = 0
     while true do
@@ -1243,6 +1249,60 @@ end
 -- rvo.surround's scene; interpreted, 0 of 800. It then costs about 1.6 us a
 -- call instead of 0.26 (docs/performance.md).
 if jit then jit.off(methods.ray_cast, true) end
+
+-- world:ray_casts(rays [, out [, mask]]) (rvo.core's l_ray_casts): many
+-- rays in one core call, 6 numbers per ray in, 3 per ray out (distance or
+-- -1, agent id or 0, obstacle id or 0).
+local hcap, hbuf = 16, ffi.new("rvo_ray_hit[16]")
+local RAY_CASTS_MAP = { [1] = 1, [2] = 1, [3] = 3, [4] = 2 } -- core: rays, n, mask, hits
+
+function methods.ray_casts(self, rays, out, mask)
+    local fn = "ray_casts"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(rays) ~= "table" then type_fail(1, fn, "table", rays) end
+    if out ~= nil and type(out) ~= "table" then type_fail(2, fn, "table", out) end
+    if mask == nil then
+        mask = 0xffffffff
+    elseif type(mask) ~= "number" then
+        type_fail(3, fn, "number", mask)
+    end
+    if C.rvo_agent_def_set_param(mask_check, param_index.mask, mask, core_err) ~= 0 then
+        arg_fail(3, fn, ffi.string(core_err.message))
+    end
+    local len = list_len(rays, #rays)
+    if len % 6 ~= 0 then
+        arg_fail(1, fn, format("expected 6 numbers per ray (x, y, dx, dy, max_dist, clearance), got %d", len))
+    end
+    local n = len / 6
+    if n > 134217727 then arg_fail(1, fn, "too many rays") end
+    local b = floats(len)
+    for i = 1, len do
+        local v = rays[i]
+        if type(v) ~= "number" then
+            arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
+        end
+        b[i - 1] = v
+    end
+    if n > hcap then
+        hcap = n > 2 * hcap and n or 2 * hcap
+        hbuf = ffi.new("rvo_ray_hit[?]", hcap)
+    end
+    local hits = hbuf
+    local found = C.rvo_world_ray_casts(w, b, n, mask, hits)
+    if found < 0 then core_fail(w, found, fn, RAY_CASTS_MAP) end
+    local t = out or {}
+    for k = 0, n - 1 do
+        local h = hits[k]
+        local agent, obstacle = tonumber(h.agent), tonumber(h.obstacle)
+        t[3 * k + 1] = (agent ~= 0 or obstacle ~= 0) and h.distance or -1
+        t[3 * k + 2] = agent
+        t[3 * k + 3] = obstacle
+    end
+    clear_tail(t, 3 * n + 1)
+    if out == nil then return t, found end
+    return found
+end
 
 ---------------------------------------------------------------------------
 -- Debug view: the ORCA lines of one agent (as rvo.core's l_orca_lines).

@@ -222,6 +222,243 @@ local function angle(dx, dy)
     return a
 end
 
+-- Scratch of the batched ray casts (world:ray_casts), reused every frame:
+-- the rays (6 numbers each), their hits (3 each), and one record per unit
+-- that casts (plans[k]: what it needs once its rays are back).
+local rays, hits, plans = {}, {}, {}
+
+-- Whether the hit hits[i + 1 .. i + 3] of world:ray_casts (distance, agent,
+-- obstacle) blocks the way: obstacles, holders, the target, bystanders do.
+-- Fellow attackers still approaching do not: they move on, and ORCA keeps
+-- apart units walking the same way (else a column's rear ranks would
+-- scatter around its front rank).
+function Surround:_blocks(i)
+    if hits[i + 1] < 0 then return false end -- nothing hit
+    local agent = hits[i + 2]
+    if agent ~= 0 and self.phase_of[agent] == "approach" then
+        -- unless it stands (moves with the target): stuck in front of the
+        -- ring, it is in the way like a holder (bodies do not overlap in
+        -- the default mode, so the unit behind it would wait for ever)
+        local world, tv = self.world, self.target_vel
+        local vx, vy = world:velocity(agent)
+        vx, vy = vx - tv[1], vy - tv[2]
+        local slow = STANDING * world:max_speed(agent)
+        if vx * vx + vy * vy >= slow * slow then return false end
+    end
+    return true
+end
+
+-- Appends a ray to the scratch list (n rays so far); returns n + 1.
+local function add_ray(n, x, y, dx, dy, length, clearance)
+    local i = 6 * n
+    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4], rays[i + 5], rays[i + 6] = x, y, dx, dy, length, clearance
+    return n + 1
+end
+
+-- Casts the first n rays of the scratch list (the rest of it is dropped).
+local function cast(world, n)
+    for i = #rays, 6 * n + 1, -1 do rays[i] = nil end
+    world:ray_casts(rays, hits)
+end
+
+-- Phase 1: the preferred velocities of the approaching units, toward the
+-- ring. The rays of all units go to the core in one call per round (the
+-- probes of every unit, then the fans of the blocked ones): casts only read
+-- the world, so the results are those of casting them one at a time.
+function Surround:_approach_all(pos, tx, ty, dt)
+    local world, phase, units = self.world, self.phase_of, self.units
+    local r_goal = self.attack_radius - 0.5 * self.tolerance
+    local tv = self.target_vel
+    local np = 0 -- units probing: plans[1 .. np]
+    for _, id in ipairs(units) do
+        if phase[id] == "approach" then
+            local p = pos[id]
+            local speed = world:max_speed(id)
+            local x, y, d = p[1], p[2], p[3]
+            if d == 0 then
+                world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+            else
+                local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
+                local gap = d - r_goal                     -- > 0: outside the ring
+                if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
+                local s = speed
+                if gap < s * dt then s = gap / dt end
+                if not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR then
+                    world:set_pref_velocity(id, clamp(ux * s), clamp(uy * s))
+                elseif d > r_goal and gap <= 2 * world:radius(id) then
+                    -- Arriving: the holders beside it make room (before_solve's
+                    -- ring), so keep the angle, move with the target and press in.
+                    world:set_pref_velocity(id, clamp(tv[1] + ux * s), clamp(tv[2] + uy * s))
+                else
+                    -- Two probe rays from the body's edges (just inside, so the
+                    -- caster's own disc is what the cast skips), as long as the way
+                    -- to the ring. A neighbour pressed against an edge contains that
+                    -- ray's start, and the cast skips it: confirm with a ray swept as
+                    -- wide as the body.
+                    local radius = world:radius(id)
+                    np = np + 1
+                    local u = plans[np] or {}
+                    plans[np] = u
+                    u.id, u.x, u.y, u.ux, u.uy, u.s, u.speed, u.radius = id, x, y, ux, uy, s, speed, radius
+                    u.gap, u.ex, u.ey, u.blocked = gap, -uy * radius * 0.999, ux * radius * 0.999, false
+                end
+            end
+        end
+    end
+    if np == 0 then return end
+    -- The three probes, one round each, of the units whose earlier probes
+    -- were clear (the first blocked probe decides, and no ray is cast that
+    -- one at a time would not have cast).
+    -- (rays written in place, not through add_ray: this runs in the
+    -- interpreter on both runtimes, where a call a ray costs more than the
+    -- cast saved)
+    for round = 1, 3 do
+        local i = 0 -- numbers in rays
+        for k = 1, np do
+            local u = plans[k]
+            if not u.blocked then
+                u.ray = i / 2 -- (its hit at hits[u.ray + 1 .. u.ray + 3])
+                if round == 1 then
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x + u.ex, u.y + u.ey, 0
+                elseif round == 2 then
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x - u.ex, u.y - u.ey, 0
+                else
+                    rays[i + 1], rays[i + 2], rays[i + 6] = u.x, u.y, u.radius * 0.999
+                end
+                rays[i + 3], rays[i + 4], rays[i + 5] = u.ux, u.uy, u.gap
+                i = i + 6
+            end
+        end
+        if i == 0 then break end
+        cast(world, i / 6)
+        for k = 1, np do
+            local u = plans[k]
+            if not u.blocked and hits[u.ray + 1] >= 0 and self:_blocks(u.ray) then u.blocked = true end
+        end
+    end
+    -- Blocked: five rays from its centre, swept as wide as the body (a thin
+    -- ray slips through gaps the body cannot); the freest wins. Ties go to
+    -- straight on, then to the side of the widest gap between holders, so
+    -- that blocked units all flow toward room instead of into each other.
+    local nb, nr = 0, 0 -- units blocked: plans[1 .. nb] (their fans: rays 5 each)
+    local c = HALF_SQRT2
+    local length = self.probe_length
+    if length > FAR then length = FAR end
+    for k = 1, np do
+        local u = plans[k]
+        if not u.blocked then
+            world:set_pref_velocity(u.id, clamp(u.ux * u.s), clamp(u.uy * u.s))
+        else
+            local id, x, y, ux, uy = u.id, u.x, u.y, u.ux, u.uy
+            local side = 1
+            local gap_angle = self.gap_angle
+            if gap_angle then
+                local here = angle(x - tx, y - ty)
+                -- counter-clockwise around the target is to the unit's right
+                side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
+            end
+            -- Stalled (two units heading into each other for the same gap):
+            -- try the other way for a while.
+            local vx, vy = world:velocity(id)
+            local stalled = (self.stalled[id] or 0)
+            if vx * vx + vy * vy < (0.1 * u.speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
+            self.stalled[id] = stalled
+            if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
+            if (self.flip_until[id] or -1) > self.clock then side = -side end
+            local sx, sy = -uy * side, ux * side -- the unit's side
+            local cl = u.radius * 0.999
+            nr = add_ray(nr, x, y, ux, uy, length, cl)
+            nr = add_ray(nr, x, y, c * (ux + sx), c * (uy + sy), length, cl) -- 45 and 90 toward the gap,
+            nr = add_ray(nr, x, y, sx, sy, length, cl)
+            nr = add_ray(nr, x, y, c * (ux - sx), c * (uy - sy), length, cl) -- then away from it
+            nr = add_ray(nr, x, y, -sx, -sy, length, cl)
+            nb = nb + 1
+            plans[nb], plans[k] = u, plans[nb] -- (nb <= k: the blocked ones move to the front)
+        end
+    end
+    if nb == 0 then return end
+    cast(world, nr)
+    for k = 1, nb do
+        local u = plans[k]
+        -- Any ray free for CLEAR_BODIES body widths counts as clear (a tie),
+        -- so units keep flowing toward the gap rather than chase the last metre.
+        local best, bk = -1, 0
+        local enough = CLEAR_BODIES * 2 * u.radius
+        for m = 0, 4 do
+            local r = 5 * (k - 1) + m
+            local d = hits[3 * r + 1]
+            local free = d >= 0 and self:_blocks(3 * r) and d or length
+            if free > enough then free = enough end
+            if free > best then best, bk = free, r end
+        end
+        world:set_pref_velocity(u.id, clamp(rays[6 * bk + 3] * u.speed), clamp(rays[6 * bk + 4] * u.speed))
+    end
+end
+
+-- Sorts the ids of list around the ring: by their angle ang[id], ties by
+-- id (a total order: any sort gives the same list). Insertion-sorted runs
+-- of 8, then merged: no comparator closure a frame, and on LuaJIT no Lua
+-- comparator called back from table.sort.
+local merge_tmp = {}
+local function sort_by_angle(list, ang)
+    local n = #list
+    local RUN = 8
+    for lo = 1, n, RUN do
+        local hi = lo + RUN - 1
+        if hi > n then hi = n end
+        for i = lo + 1, hi do
+            local v = list[i]
+            local av = ang[v]
+            local j = i - 1
+            while j >= lo do
+                local u = list[j]
+                local au = ang[u]
+                if au < av or (au == av and u < v) then break end
+                list[j + 1] = u
+                j = j - 1
+            end
+            list[j + 1] = v
+        end
+    end
+    local src, dst = list, merge_tmp
+    local width = RUN
+    while width < n do
+        for lo = 1, n, 2 * width do
+            local mid, hi = lo + width - 1, lo + 2 * width - 1
+            if mid > n then mid = n end
+            if hi > n then hi = n end
+            local i, j = lo, mid + 1
+            for k = lo, hi do
+                local take_left = j > hi
+                if not take_left and i <= mid then
+                    local a, b = src[i], src[j]
+                    local aa, ab = ang[a], ang[b]
+                    take_left = aa < ab or (aa == ab and a < b)
+                end
+                if take_left then
+                    dst[k] = src[i]
+                    i = i + 1
+                else
+                    dst[k] = src[j]
+                    j = j + 1
+                end
+            end
+        end
+        src, dst = dst, src
+        width = 2 * width
+    end
+    if src ~= list then
+        for k = 1, n do list[k] = src[k] end
+    end
+end
+
+-- Lua 5.4 casts one ray at a time (world:ray_cast): there a call costs
+-- less than writing a ray into a list and reading its hit back, and LuaJIT's
+-- interpreter the other way round (about 6000 instructions a ray_cast call).
+-- Both ways cast the same rays and give the same bits (surround_spec
+-- compares the two runtimes).
+local BATCH = rawget(_G, "jit") ~= nil
+
 -- A ray hit that blocks the way: obstacles, holders, the target, bystanders.
 -- Fellow attackers still approaching do not: they move on, and ORCA keeps
 -- apart units walking the same way (else a column's rear ranks would
@@ -367,13 +604,7 @@ function Surround:_before_solve(dt, fname)
         local p = pos[id]
         ang[id] = p[3] > 0 and angle(p[1] - tx, p[2] - ty) or 0
     end
-    -- (A closure on purpose: with a shared comparator LuaJIT 2.1.0-beta3
-    -- compiles this function, and the traces it made crashed LuaJIT in about
-    -- 2% of runs of the surround spec's scene; with the closure, 0 of 400.)
-    table.sort(holders, function(a, b)
-        if ang[a] ~= ang[b] then return ang[a] < ang[b] end
-        return a < b
-    end)
+    sort_by_angle(holders, ang)
     self.holders = holders
     local nh = #holders
     -- the middle of the widest gap between holders (nil: nobody holds)
@@ -401,10 +632,7 @@ function Surround:_before_solve(dt, fname)
             ang[id] = angle(p[1] - tx, p[2] - ty)
         end
     end
-    table.sort(ring, function(a, b)
-        if ang[a] ~= ang[b] then return ang[a] < ang[b] end
-        return a < b
-    end)
+    sort_by_angle(ring, ang)
     local nr = #ring
     local slot = {}
     for k, id in ipairs(ring) do slot[id] = k end
@@ -436,15 +664,19 @@ function Surround:_before_solve(dt, fname)
         world:set_pref_velocity(id, clamp(tvx + ex * radial - ey * tangential),
             clamp(tvy + ey * radial + ex * tangential))
     end
-    for _, id in ipairs(units) do
-        if phase[id] == "approach" then
-            local p = pos[id]
-            local speed = world:max_speed(id)
-            if p[3] == 0 then
-                world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
-            else
-                local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
-                world:set_pref_velocity(id, clamp(vx), clamp(vy))
+    if BATCH then
+        self:_approach_all(pos, tx, ty, dt)
+    else
+        for _, id in ipairs(units) do
+            if phase[id] == "approach" then
+                local p = pos[id]
+                local speed = world:max_speed(id)
+                if p[3] == 0 then
+                    world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+                else
+                    local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
+                    world:set_pref_velocity(id, clamp(vx), clamp(vy))
+                end
             end
         end
     end
@@ -480,7 +712,44 @@ function Surround:after_solve()
     self.frame = nil
     if not self.hold then return end
     local r_goal = self.attack_radius - 0.5 * self.tolerance
-    local gain = 1 / f.dt
+    local dt = f.dt
+    local gain = 1 / dt
+    if not BATCH then
+        for _, id in ipairs(self.holders) do
+            if world:is_valid(id) then
+                local p = f.pos[id]
+                local d = p[3]
+                if d > 0 then
+                    local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
+                    local vx, vy = world:new_velocity(id)
+                    local rx, ry = vx - f.tvx, vy - f.tvy
+                    local t = rx * -ey + ry * ex -- tangential part of the relative velocity
+                    local radial = (r_goal - d) * gain
+                    local speed = world:max_speed(id)
+                    if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
+                    local radius = world:radius(id)
+                    local x, y = p[1], p[2]
+                    local px = f.tvx + ex * radial - ey * t
+                    local py = f.tvy + ey * radial + ex * t
+                    if free_move(world, x, y, px, py, dt, radius) then
+                        world:set_new_velocity(id, clamp(px), clamp(py))
+                    else
+                        px, py = f.tvx + ex * radial, f.tvy + ey * radial
+                        if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), radius) then
+                            world:set_new_velocity(id, clamp(px), clamp(py))
+                        else
+                            world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
+                        end
+                    end
+                end
+            end
+        end
+        return
+    end
+    -- The projected moves first, each swept by a disc of the holder's size
+    -- (touching ones excepted) in one core call: the casts only read the
+    -- world, the new velocities set below do not change what they see.
+    local np, nr = 0, 0
     for _, id in ipairs(self.holders) do
         if world:is_valid(id) then
             local p = f.pos[id]
@@ -494,19 +763,38 @@ function Surround:after_solve()
                 local speed = world:max_speed(id)
                 if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
                 local radius = world:radius(id)
-                local x, y, dt = p[1], p[2], f.dt
                 local px = f.tvx + ex * radial - ey * t
                 local py = f.tvy + ey * radial + ex * t
-                if free_move(world, x, y, px, py, dt, radius) then
-                    world:set_new_velocity(id, clamp(px), clamp(py))
+                np = np + 1
+                local u = plans[np] or {}
+                plans[np] = u
+                u.id, u.x, u.y, u.ux, u.uy, u.s, u.radius, u.px, u.py = id, p[1], p[2], ex, ey, radial, radius, px, py
+                local len = sqrt(px * px + py * py) * dt
+                if len == 0 then
+                    u.ray = nil -- (no move: free)
                 else
-                    px, py = f.tvx + ex * radial, f.tvy + ey * radial
-                    if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), radius) then
-                        world:set_new_velocity(id, clamp(px), clamp(py))
-                    else
-                        world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
-                    end
+                    if len > FAR then len = FAR end -- (the core casts within 1e9 m)
+                    u.ray = 3 * nr -- (its hit at hits[u.ray + 1 ..])
+                    local i = 6 * nr
+                    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = p[1], p[2], px, py
+                    rays[i + 5], rays[i + 6] = len, radius * 0.999
+                    nr = nr + 1
                 end
+            end
+        end
+    end
+    if nr > 0 then cast(world, nr) end
+    for k = 1, np do
+        local u = plans[k]
+        local id, x, y, ex, ey, radial = u.id, u.x, u.y, u.ux, u.uy, u.s
+        if u.ray == nil or hits[u.ray + 1] < 0 then
+            world:set_new_velocity(id, clamp(u.px), clamp(u.py))
+        else
+            local px, py = f.tvx + ex * radial, f.tvy + ey * radial
+            if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), u.radius) then
+                world:set_new_velocity(id, clamp(px), clamp(py))
+            else
+                world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
             end
         end
     end
@@ -585,6 +873,20 @@ function surround.load(world, s)
     if not valid_state(f) then error("bad argument #2 to 'load' (saved surround state is corrupted)", 2) end
     f.world = world
     return setmetatable(f, Surround)
+end
+
+-- LuaJIT 2.1.0-beta3: the per-frame code runs in the interpreter. Compiled,
+-- it crashed LuaJIT (SIGSEGV: a jump into the heap) in 3 of 359 runs of the
+-- surround spec's four scenes (and in 2 of 47 with table.sort and a compiled
+-- ray_cast); interpreted, 0 of 1100; and compiled it was slower in
+-- tests/bench/modules_cost.lua (docs/performance.md, 2026-11-27). The rays
+-- go to the core in a few world:ray_casts calls a frame, where one
+-- interpreted ray_cast call a ray cost about 6000 instructions.
+if jit then
+    for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
+        sort_by_angle, add_ray, cast } do
+        jit.off(f, true)
+    end
 end
 
 surround.Surround = Surround

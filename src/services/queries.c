@@ -333,30 +333,57 @@ static int32_t cell_clamp(double v, int32_t lo, int32_t hi) {
 
 /* point_blank: agents whose (grown) disc holds the start are hit at 0, all
  * but `ignore`; otherwise they are all skipped (the caster's own disc). */
+/* What is wrong with a ray's numbers (NULL: nothing); *arg: which one
+ * (x 1, y 2, dx 3, dy 4, max_dist 5, clearance 6). */
+static const char *ray_fault(float x, float y, float dx, float dy, float max_dist, float clearance, int *arg,
+                             char *buf, size_t n) {
+    const char *e;
+    const float v[4] = {x, y, dx, dy};
+    const char *names[4] = {"x", "y", "dx", "dy"};
+    for (int k = 0; k < 4; ++k)
+        if ((e = rvo__check_coord(names[k], v[k], buf, n))) {
+            *arg = k + 1;
+            return e;
+        }
+    *arg = 3;
+    if (!(sqrt((double)dx * dx + (double)dy * dy) > 0))
+        return "direction must not be zero";
+    *arg = 5;
+    if (!isfinite(max_dist) || max_dist < 0 || max_dist > RVO_MAX_COORD)
+        return "max_dist must be within [0, 1e9]";
+    *arg = 6;
+    if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
+        return "clearance must be within [0, 1e9]";
+    return NULL;
+}
+
+/* One cast of a checked ray in a prepared world: 1 hit, 0 none. */
+static int ray_run(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                   uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit);
+
 static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
                     uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     char buf[64];
-    const char *e;
-    const float v[4] = {x, y, dx, dy};
-    const char *names[4] = {"x", "y", "dx", "dy"};
-    for (int k = 0; k < 4; ++k)
-        if ((e = rvo__check_coord(names[k], v[k], buf, sizeof buf)))
-            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, k + 1, "%s", e);
-    const double dlen = sqrt((double)dx * dx + (double)dy * dy);
-    if (!(dlen > 0))
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "direction must not be zero");
-    if (!isfinite(max_dist) || max_dist < 0 || max_dist > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 5, "max_dist must be within [0, 1e9]");
-    if (!isfinite(clearance) || clearance < 0 || clearance > RVO_MAX_COORD)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 6, "clearance must be within [0, 1e9]");
+    int arg;
+    const char *e = ray_fault(x, y, dx, dy, max_dist, clearance, &arg, buf, sizeof buf);
+    if (e)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
     if (!hit)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
     if (point_blank && ignore && rvo__slot_lookup(&w->agent_slots, ignore) < 0)
         return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 8, "unknown or removed agent id");
     if (!rvo__prepare(w))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    const int r = ray_run(w, x, y, dx, dy, max_dist, clearance, mask, point_blank, ignore, hit);
+    rvo__ok(w);
+    return r;
+}
+
+static int ray_run(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                   uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
+    const double dlen = sqrt((double)dx * dx + (double)dy * dy);
     ray_query q = {w, x, y, dx / dlen, dy / dlen, max_dist, clearance, INFINITY, hit, false};
     memset(hit, 0, sizeof *hit);
     const double ex = x + q.dx * max_dist, ey = y + q.dy * max_dist;
@@ -396,7 +423,6 @@ static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float ma
                 }
             }
     }
-    rvo__ok(w);
     return q.found ? 1 : 0;
 }
 
@@ -408,4 +434,32 @@ int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float
 int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, float dy, float max_dist,
                             float clearance, uint32_t mask, rvo_agent_id ignore, rvo_ray_hit *hit) {
     return ray_cast(w, x, y, dx, dy, max_dist, clearance, mask, true, ignore, hit);
+}
+
+int32_t rvo_world_ray_casts(rvo_world *w, const float *rays, int32_t n, uint32_t mask, rvo_ray_hit *hits) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (n < 0)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "n must be >= 0");
+    if (n > 0 && !rays)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "rays is NULL");
+    if (n > 0 && !hits)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "hits is NULL");
+    char buf[64];
+    for (int32_t k = 0; k < n; ++k) {
+        const float *r = rays + 6 * (size_t)k;
+        int arg;
+        const char *e = ray_fault(r[0], r[1], r[2], r[3], r[4], r[5], &arg, buf, sizeof buf);
+        if (e)
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "ray %ld: %s", (long)k + 1, e);
+    }
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    int32_t found = 0;
+    for (int32_t k = 0; k < n; ++k) {
+        const float *r = rays + 6 * (size_t)k;
+        found += ray_run(w, r[0], r[1], r[2], r[3], r[4], r[5], mask, false, 0, &hits[k]);
+    }
+    rvo__ok(w);
+    return found;
 }

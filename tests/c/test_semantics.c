@@ -328,6 +328,50 @@ static void ray_cast(void) {
     rvo_world_destroy(w);
 }
 
+/* rvo_world_ray_casts: the same hits as one rvo_world_ray_cast a ray. */
+static void ray_casts(void) {
+    rvo_world *w = world();
+    const float box[] = {4, -1, 6, -1, 6, 1, 4, 1};
+    const rvo_obstacle_id o = rvo_world_add_obstacle(w, box, 4, true);
+    for (int k = 0; k < 30; ++k)
+        rvo_world_add_agent(w, 6 * sinf((float)k), 6 * cosf(1.3f * (float)k), NULL);
+    float rays[6 * 40];
+    for (int k = 0; k < 40; ++k) {
+        const float r[6] = {7 * sinf(0.7f * (float)k), 7 * cosf((float)k), cosf(2.1f * (float)k),
+                            sinf(2.1f * (float)k),     (float)(2 + k % 9), 0.3f * (float)(k % 3)};
+        memcpy(rays + 6 * k, r, sizeof r);
+    }
+    rvo_ray_hit hits[40], one;
+    const int32_t n = rvo_world_ray_casts(w, rays, 40, 0xffffffffu, hits);
+    int32_t found = 0, on_box = 0;
+    for (int k = 0; k < 40; ++k) {
+        const float *r = rays + 6 * k;
+        const int got = rvo_world_ray_cast(w, r[0], r[1], r[2], r[3], r[4], r[5], 0xffffffffu, &one);
+        found += got;
+        on_box += got && one.obstacle == o;
+        const rvo_ray_hit *h = &hits[k];
+        CHECK(h->distance == one.distance && h->agent == one.agent && h->obstacle == one.obstacle);
+        CHECK(h->point.x == one.point.x && h->point.y == one.point.y);
+        CHECK(h->normal.x == one.normal.x && h->normal.y == one.normal.y);
+    }
+    CHECK(n == found && n > 5 && n < 40 && on_box > 0);
+    CHECK(rvo_world_ray_casts(w, rays, 0, 0, NULL) == 0);
+    /* bad input: nothing cast, the ray named */
+    rays[6 * 2 + 2] = 0, rays[6 * 2 + 3] = 0;
+    hits[0].distance = -7;
+    CHECK(rvo_world_ray_casts(w, rays, 40, 0, hits) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 1);
+    CHECK(strcmp(rvo_world_last_error(w), "ray 3: direction must not be zero") == 0);
+    CHECK(hits[0].distance == -7);
+    CHECK(rvo_world_ray_casts(w, rays, -1, 0, hits) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 2);
+    CHECK(rvo_world_ray_casts(w, NULL, 1, 0, hits) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_ray_casts(w, rays, 1, 0, NULL) == RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 4);
+    CHECK(rvo_world_ray_casts(NULL, rays, 1, 0, hits) == RVO_ERR_INVALID_ARGUMENT);
+    rvo_world_destroy(w);
+}
+
 /* issue 16: a melee unit casting from inside a crowd sees the enemy it
  * touches (rvo_world_ray_cast skips every disc holding the start). */
 static void ray_cast_point_blank(void) {
@@ -441,6 +485,7 @@ int main(void) {
     locks();
     height();
     ray_cast();
+    ray_casts();
     ray_cast_point_blank();
     return check_finish("semantics");
 }

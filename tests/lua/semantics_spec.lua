@@ -507,6 +507,73 @@ describe("ray_cast", function()
         assert.are.equal("bad argument #8 to 'ray_cast' (number or false expected, got boolean)",
             support.error_of(function() w:ray_cast(0, 0, 1, 0, 20, 0, nil, true) end))
     end)
+
+    it("ray_casts: many rays in one call, each hit as ray_cast finds it", function()
+        for k = 1, 40 do w:add_agent(7 * math.sin(k), 7 * math.cos(1.3 * k), { groups = k % 3 + 1 }) end
+        w:add_obstacle({ 9, -10, 9, 10 }, { closed = false })
+        local rays = {}
+        for k = 1, 60 do
+            local a = 2.1 * k
+            for _, v in ipairs { 8 * math.sin(0.7 * k), 8 * math.cos(k), math.cos(a), math.sin(a), 2 + k % 9,
+                (k % 3) * 0.3 } do
+                rays[#rays + 1] = v
+            end
+        end
+        for _, mask in ipairs { false, 2, 0 } do
+            local hits, n
+            if mask then hits, n = w:ray_casts(rays, nil, mask) else hits, n = w:ray_casts(rays) end
+            assert.are.equal(180, #hits)
+            local found, agents, obstacles = 0, 0, 0
+            for k = 0, 59 do
+                local r = { rays[6 * k + 1], rays[6 * k + 2], rays[6 * k + 3], rays[6 * k + 4], rays[6 * k + 5],
+                    rays[6 * k + 6] }
+                local hit = w:ray_cast(r[1], r[2], r[3], r[4], r[5], r[6], mask or nil)
+                if hit then found = found + 1 end
+                if hit and hit.agent then agents = agents + 1 end
+                if hit and hit.obstacle then obstacles = obstacles + 1 end
+                assert.are.equal(hit and hit.distance or -1, hits[3 * k + 1])
+                assert.are.equal(hit and hit.agent or 0, hits[3 * k + 2])
+                assert.are.equal(hit and hit.obstacle or 0, hits[3 * k + 3])
+            end
+            assert.are.equal(found, n)
+            assert.is_true(n < 60 and obstacles > 0 and (agents > 0) == (mask ~= 0),
+                "hits " .. n .. ": agents " .. agents .. ", obstacles " .. obstacles) -- some of each
+        end
+        -- into out: filled, cut to 3 per ray; no rays: empty
+        local out = { 9, 9, 9, 9, 9, 9, 9 }
+        assert.are.equal(1, w:ray_casts({ 0, 0, 1, 0, 20, 0 }, out))
+        assert.are.same({ 4, 0, o }, { out[1], out[2], out[3] })
+        assert.are.equal(3, #out)
+        assert.are.equal(0, w:ray_casts({}, out))
+        assert.are.equal(0, #out)
+    end)
+
+    it("ray_casts: rejects bad rays, naming the ray, before casting any", function()
+        local function err(...)
+            local n, args = select("#", ...), { ... }
+            return support.error_of(function() w:ray_casts((table.unpack or unpack)(args, 1, n)) end)
+        end
+        assert.are.equal("bad argument #1 to 'ray_casts' (table expected, got nil)", err())
+        assert.are.equal("bad argument #1 to 'ray_casts' (expected 6 numbers per ray (x, y, dx, dy, max_dist, "
+            .. "clearance), got 4)", err({ 0, 0, 1, 0 }))
+        assert.are.equal("bad argument #1 to 'ray_casts' (number expected at index 6, got string)",
+            err({ 0, 0, 1, 0, 1, "0" }))
+        assert.are.equal("bad argument #1 to 'ray_casts' (ray 2: direction must not be zero)",
+            err({ 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0 }))
+        assert.are.equal("bad argument #1 to 'ray_casts' (ray 1: x must be finite)", err({ nan, 0, 1, 0, 1, 0 }))
+        assert.are.equal("bad argument #1 to 'ray_casts' (ray 1: max_dist must be within [0, 1e9])",
+            err({ 0, 0, 1, 0, -1, 0 }))
+        assert.are.equal("bad argument #1 to 'ray_casts' (ray 1: clearance must be within [0, 1e9])",
+            err({ 0, 0, 1, 0, 1, inf }))
+        assert.are.equal("bad argument #2 to 'ray_casts' (table expected, got number)", err({}, 5))
+        assert.are.equal("bad argument #3 to 'ray_casts' (number expected, got string)", err({}, nil, "x"))
+        assert.are.equal("bad argument #3 to 'ray_casts' (mask must be an integer in [0, 2^32 - 1])",
+            err({}, nil, -1))
+        -- out is untouched by a failed call
+        local out = { 1, 2, 3 }
+        assert.is_not_nil(support.error_of(function() w:ray_casts({ 0, 0, 0, 0, 1, 0 }, out) end))
+        assert.are.same({ 1, 2, 3 }, out)
+    end)
 end)
 
 describe("solvers", function()

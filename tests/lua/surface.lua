@@ -103,6 +103,7 @@ return {
     { "line_of_sight", "x1:number", "y1:number", "x2:number", "y2:number", "clearance?:number" },
     { "ray_cast", "x:number", "y:number", "dx:number", "dy:number", "max_dist:number", "clearance?:number",
         "mask?:integer", "ignore?:id|false" },
+    { "ray_casts", "rays:table", "out?:table", "mask?:integer" },
     { "avoiding", "tolerance?:number", "buf?:table" },
     { "stalled", "ids?:table", "times?:table" },
     { "orca_lines", "id:id", "dt?:number", "buf?:table" },

@@ -217,6 +217,80 @@ static int l_ray_cast(lua_State *L) {
     return 1;
 }
 
+/* ray_casts(rays [, out [, mask]]) -> out (or a new list), hits: rays =
+ * {x, y, dx, dy, max_dist, clearance, ...}, 6 numbers per ray; out gets 3
+ * numbers per ray: the distance (-1 when nothing is hit), the agent id and
+ * the obstacle id hit (0: none). With out, returns only the hit count. */
+static int l_ray_casts(lua_State *L) {
+    static const char fn[] = "ray_casts";
+    static const signed char map[] = {1, 1, 3, 2}; /* core: rays, n, mask, hits */
+    lworld *lw = check_world(L, fn);
+    lua_Integer len, n, k;
+    int has_out, t;
+    double m;
+    float *rays;
+    rvo_ray_hit *hits;
+    int32_t found;
+    check_table(L, 1, fn);
+    has_out = opt_table(L, 2, fn);
+    m = opt_num(L, 3, fn, 4294967295.0);
+    {
+        /* The core takes a uint32_t: judge the number as set_mask does. */
+        rvo_agent_def scratch = rvo_agent_def_default();
+        rvo_error err;
+        if (rvo_agent_def_set_param(&scratch, RVO_PARAM_MASK, m, &err) != RVO_OK) {
+            arg_error(L, 3, fn, err.message);
+        }
+    }
+    len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
+    if (len % 6 != 0) {
+        lua_pushfstring(L, "expected 6 numbers per ray (x, y, dx, dy, max_dist, clearance), got %I", len);
+        arg_error(L, 1, fn, lua_tostring(L, -1));
+    }
+    n = len / 6;
+    if (n > INT32_MAX / 16) {
+        arg_error(L, 1, fn, "too many rays");
+    }
+    /* the rays (6n floats: 24n bytes, so the hits after them are 8-byte
+     * aligned in the malloc'd scratch), then the n hits */
+    rays = floats(L, lw, 6 * (size_t)n + (size_t)n * (sizeof(rvo_ray_hit) / sizeof(float)));
+    hits = (rvo_ray_hit *)(void *)(rays + 6 * n);
+    for (k = 0; k < len; k++) {
+        if (lua_rawgeti(L, 2, k + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
+            arg_error(L, 1, fn, lua_tostring(L, -1));
+        }
+        rays[k] = (float)lua_tonumberx(L, -1, NULL);
+        lua_pop(L, 1);
+    }
+    found = rvo_world_ray_casts(lw->w, rays, (int32_t)n, (uint32_t)m, hits);
+    if (found < 0) {
+        core_error(L, lw->w, (rvo_status)found, fn, map, 4);
+    }
+    if (has_out) {
+        t = 2 + 1;
+    } else {
+        lua_createtable(L, 3 * (int)n, 0);
+        t = lua_gettop(L);
+    }
+    for (k = 0; k < n; k++) {
+        const rvo_ray_hit *h = &hits[k];
+        if (h->agent != 0 || h->obstacle != 0) {
+            lua_pushnumber(L, (lua_Number)h->distance);
+        } else {
+            lua_pushnumber(L, -1.0);
+        }
+        lua_seti(L, t, 3 * k + 1);
+        push_id(L, h->agent);
+        lua_seti(L, t, 3 * k + 2);
+        push_id(L, h->obstacle);
+        lua_seti(L, t, 3 * k + 3);
+    }
+    clear_tail(L, t, 3 * n + 1);
+    lua_pushinteger(L, found);
+    return has_out ? 1 : 2;
+}
+
 static int l_line_of_sight(lua_State *L) {
     static const char fn[] = "line_of_sight";
     lworld *lw = check_world(L, fn);
@@ -288,6 +362,7 @@ const luaL_Reg query_methods[] = {{"neighbors", l_neighbors},
                                   {"query_obstacles", l_query_obstacles},
                                   {"line_of_sight", l_line_of_sight},
                                   {"ray_cast", l_ray_cast},
+                                  {"ray_casts", l_ray_casts},
                                   {"avoiding", l_avoiding},
                                   {"stalled", l_stalled},
                                   {"orca_lines", l_orca_lines}, /* debug view */
