@@ -693,6 +693,38 @@ local function free_move(world, x, y, vx, vy, dt, radius)
     return world:ray_cast(x, y, vx, vy, len, radius * 0.999) == nil
 end
 
+-- Holder id's projected move, into u: the tangential part of its new
+-- velocity relative to the target plus the radial term that keeps it
+-- mid-band (u.px, u.py), with what the fallbacks need. False when it
+-- stands on the target's centre (no direction).
+local function plan_holder(world, f, id, r_goal, gain, u)
+    local p = f.pos[id]
+    local d = p[3]
+    if d <= 0 then return false end -- (a distance: never NaN)
+    local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
+    local vx, vy = world:new_velocity(id)
+    local rx, ry = vx - f.tvx, vy - f.tvy
+    local t = rx * -ey + ry * ex -- tangential part of the relative velocity
+    local radial = (r_goal - d) * gain
+    local speed = world:max_speed(id)
+    if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
+    u.id, u.x, u.y, u.ux, u.uy, u.s, u.radius = id, p[1], p[2], ex, ey, radial, world:radius(id)
+    u.px, u.py = f.tvx + ex * radial - ey * t, f.tvy + ey * radial + ex * t
+    return true
+end
+
+-- A holder whose projected move is not free: the radial part alone if
+-- that is, else it stands (moves with the target).
+local function radial_or_stand(world, f, u, dt)
+    local x, y = u.x, u.y
+    local px, py = f.tvx + u.ux * u.s, f.tvy + u.uy * u.s
+    if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), u.radius) then
+        world:set_new_velocity(u.id, clamp(px), clamp(py))
+    else
+        world:set_new_velocity(u.id, f.tvx, f.tvy)
+    end
+end
+
 --- Between world:solve and world:integrate: keeps only the tangential part
 -- of each holder's new velocity (relative to the target), plus the radial
 -- term that keeps it mid-band. Falls back to no sliding, then to standing
@@ -714,33 +746,15 @@ function Surround:after_solve()
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local dt = f.dt
     local gain = 1 / dt
-    if not BATCH then
+    if not BATCH then -- one cast per holder (cheaper than a batch's bookkeeping on Lua 5.4)
+        local u = plans[1] or {}
+        plans[1] = u
         for _, id in ipairs(self.holders) do
-            if world:is_valid(id) then
-                local p = f.pos[id]
-                local d = p[3]
-                if d > 0 then
-                    local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
-                    local vx, vy = world:new_velocity(id)
-                    local rx, ry = vx - f.tvx, vy - f.tvy
-                    local t = rx * -ey + ry * ex -- tangential part of the relative velocity
-                    local radial = (r_goal - d) * gain
-                    local speed = world:max_speed(id)
-                    if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
-                    local radius = world:radius(id)
-                    local x, y = p[1], p[2]
-                    local px = f.tvx + ex * radial - ey * t
-                    local py = f.tvy + ey * radial + ex * t
-                    if free_move(world, x, y, px, py, dt, radius) then
-                        world:set_new_velocity(id, clamp(px), clamp(py))
-                    else
-                        px, py = f.tvx + ex * radial, f.tvy + ey * radial
-                        if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), radius) then
-                            world:set_new_velocity(id, clamp(px), clamp(py))
-                        else
-                            world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
-                        end
-                    end
+            if world:is_valid(id) and plan_holder(world, f, id, r_goal, gain, u) then
+                if free_move(world, u.x, u.y, u.px, u.py, dt, u.radius) then
+                    world:set_new_velocity(id, clamp(u.px), clamp(u.py))
+                else
+                    radial_or_stand(world, f, u, dt)
                 end
             end
         end
@@ -752,23 +766,11 @@ function Surround:after_solve()
     local np, nr = 0, 0
     for _, id in ipairs(self.holders) do
         if world:is_valid(id) then
-            local p = f.pos[id]
-            local d = p[3]
-            if d > 0 then
-                local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
-                local vx, vy = world:new_velocity(id)
-                local rx, ry = vx - f.tvx, vy - f.tvy
-                local t = rx * -ey + ry * ex -- tangential part of the relative velocity
-                local radial = (r_goal - d) * gain
-                local speed = world:max_speed(id)
-                if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
-                local radius = world:radius(id)
-                local px = f.tvx + ex * radial - ey * t
-                local py = f.tvy + ey * radial + ex * t
+            local u = plans[np + 1] or {}
+            plans[np + 1] = u
+            if plan_holder(world, f, id, r_goal, gain, u) then
                 np = np + 1
-                local u = plans[np] or {}
-                plans[np] = u
-                u.id, u.x, u.y, u.ux, u.uy, u.s, u.radius, u.px, u.py = id, p[1], p[2], ex, ey, radial, radius, px, py
+                local px, py = u.px, u.py
                 local len = sqrt(px * px + py * py) * dt
                 if len == 0 then
                     u.ray = nil -- (no move: free)
@@ -776,8 +778,8 @@ function Surround:after_solve()
                     if len > FAR then len = FAR end -- (the core casts within 1e9 m)
                     u.ray = 3 * nr -- (its hit at hits[u.ray + 1 ..])
                     local i = 6 * nr
-                    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = p[1], p[2], px, py
-                    rays[i + 5], rays[i + 6] = len, radius * 0.999
+                    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = u.x, u.y, px, py
+                    rays[i + 5], rays[i + 6] = len, u.radius * 0.999
                     nr = nr + 1
                 end
             end
@@ -786,16 +788,10 @@ function Surround:after_solve()
     if nr > 0 then cast(world, nr) end
     for k = 1, np do
         local u = plans[k]
-        local id, x, y, ex, ey, radial = u.id, u.x, u.y, u.ux, u.uy, u.s
         if u.ray == nil or hits[u.ray + 1] < 0 then
-            world:set_new_velocity(id, clamp(u.px), clamp(u.py))
+            world:set_new_velocity(u.id, clamp(u.px), clamp(u.py))
         else
-            local px, py = f.tvx + ex * radial, f.tvy + ey * radial
-            if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), u.radius) then
-                world:set_new_velocity(id, clamp(px), clamp(py))
-            else
-                world:set_new_velocity(id, f.tvx, f.tvy) -- stand (with the target)
-            end
+            radial_or_stand(world, f, u, dt)
         end
     end
 end
@@ -884,7 +880,7 @@ end
 -- interpreted ray_cast call a ray cost about 6000 instructions.
 if jit then
     for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
-        sort_by_angle, add_ray, cast } do
+        sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
         jit.off(f, true)
     end
 end
