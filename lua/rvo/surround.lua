@@ -248,6 +248,26 @@ function Surround:_blocks(i)
     return true
 end
 
+-- A blocked unit's side to try first (1: its left, -1: its right): toward
+-- the widest gap between holders, and the other way for a while once it
+-- has stalled (two units heading into each other for the same gap).
+function Surround:_side(id, x, y, tx, ty, speed, dt)
+    local side = 1
+    local gap_angle = self.gap_angle
+    if gap_angle then
+        local here = angle(x - tx, y - ty)
+        -- counter-clockwise around the target is to the unit's right
+        side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
+    end
+    local vx, vy = self.world:velocity(id)
+    local stalled = (self.stalled[id] or 0)
+    if vx * vx + vy * vy < (0.1 * speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
+    self.stalled[id] = stalled
+    if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
+    if (self.flip_until[id] or -1) > self.clock then side = -side end
+    return side
+end
+
 -- Appends a ray to the scratch list (n rays so far); returns n + 1.
 local function add_ray(n, x, y, dx, dy, length, clearance)
     local i = 6 * n
@@ -349,22 +369,8 @@ function Surround:_approach_all(pos, tx, ty, dt)
         if not u.blocked then
             world:set_pref_velocity(u.id, clamp(u.ux * u.s), clamp(u.uy * u.s))
         else
-            local id, x, y, ux, uy = u.id, u.x, u.y, u.ux, u.uy
-            local side = 1
-            local gap_angle = self.gap_angle
-            if gap_angle then
-                local here = angle(x - tx, y - ty)
-                -- counter-clockwise around the target is to the unit's right
-                side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
-            end
-            -- Stalled (two units heading into each other for the same gap):
-            -- try the other way for a while.
-            local vx, vy = world:velocity(id)
-            local stalled = (self.stalled[id] or 0)
-            if vx * vx + vy * vy < (0.1 * u.speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
-            self.stalled[id] = stalled
-            if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
-            if (self.flip_until[id] or -1) > self.clock then side = -side end
+            local x, y, ux, uy = u.x, u.y, u.ux, u.uy
+            local side = self:_side(u.id, x, y, tx, ty, u.speed, dt)
             local sx, sy = -uy * side, ux * side -- the unit's side
             local cl = u.radius * 0.999
             nr = add_ray(nr, x, y, ux, uy, length, cl)
@@ -511,21 +517,7 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     -- ray slips through gaps the body cannot); the freest wins. Ties go to
     -- straight on, then to the side of the widest gap between holders, so
     -- that blocked units all flow toward room instead of into each other.
-    local side = 1
-    local gap_angle = self.gap_angle
-    if gap_angle then
-        local here = angle(x - tx, y - ty)
-        -- counter-clockwise around the target is to the unit's right
-        side = ((gap_angle - here) % TWO_PI) < math.pi and -1 or 1
-    end
-    -- Stalled (two units heading into each other for the same gap): try the
-    -- other way for a while.
-    local vx, vy = world:velocity(id)
-    local stalled = (self.stalled[id] or 0)
-    if vx * vx + vy * vy < (0.1 * speed) ^ 2 then stalled = stalled + dt else stalled = 0 end
-    self.stalled[id] = stalled
-    if stalled > STALL_TIME then self.flip_until[id] = self.clock + STALL_TIME end
-    if (self.flip_until[id] or -1) > self.clock then side = -side end
+    local side = self:_side(id, x, y, tx, ty, speed, dt)
     local c = HALF_SQRT2
     local sx, sy = -uy * side, ux * side -- the unit's side
     local dirs = {
@@ -880,7 +872,7 @@ end
 -- interpreted ray_cast call a ray cost about 6000 instructions.
 if jit then
     for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
-        sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
+        Surround._side, sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
         jit.off(f, true)
     end
 end
