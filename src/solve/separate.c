@@ -41,12 +41,18 @@ static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
  * against one above 0). Two locked agents always split: one of them may
  * have been pushed into the other by a third during the passes, where
  * neither presses. */
+/* Locked by the script (rvo_agent_lock, no timer: the skirmish's ram), not
+ * by rvo.locks' timers. */
+static inline bool script_locked(const rvo_world *w, int32_t i) {
+    return w->prm[i].locked && !(w->lock[i].left > 0.0);
+}
+
 static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
-    /* the other walks through me and the script drives me (its lock, no
-     * timer: the skirmish's ram): neither moves; pressing only a little, I
-     * was shoved along by whoever walked through me from behind */
-    if (!(other->mask & me->groups) && me->locked && !(w->lock[i].left > 0.0))
+    /* the other walks through me and the script drives me: neither moves;
+     * pressing only a little, I was shoved along by whoever walked through
+     * me from behind */
+    if (!(other->mask & me->groups) && script_locked(w, i))
         return 0.0f;
     if (!(me->locked && other->locked)) {
         if (me->locked && !yields_locked(w, i, j))
@@ -65,15 +71,16 @@ static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
  * overlap: RVO_GIVE_WAY_SHARE when i gives way to j (rvo__gives_way, give_way.h),
  * the rest when j gives way. Here, not static inline in give_way.h: the
  * compiler then inlined it and rvo__separate doubled in size. */
-static float pair_share(const rvo_world *w, int32_t i, int32_t j) {
+static float pair_share(const rvo_world *w, int32_t i, int32_t j, bool pinch) {
     const agent_params *me = &w->prm[i], *other = &w->prm[j];
     if (!(me->mask & other->groups))
         return 0.0f;
-    /* late passes: a pair with a locked or weight-0 agent still overlapping
-     * has someone pinched; it splits evenly (walking through as before) */
-    if (w->sep_pinch && (me->locked | other->locked | (me->weight == 0.0f) | (other->weight == 0.0f))) {
+    /* pinch (strict passes from RVO_PINCH_PASS on): a pair with a locked or
+     * weight-0 agent still overlapping has someone pinched; it splits
+     * evenly (walking through as before) */
+    if (pinch && (me->locked | other->locked | (me->weight == 0.0f) | (other->weight == 0.0f))) {
         if (!(other->mask & me->groups))
-            return me->locked && !(w->lock[i].left > 0.0) ? 0.0f : 1.0f;
+            return script_locked(w, i) ? 0.0f : 1.0f;
         return 0.5f;
     }
     if (me->locked | other->locked)
@@ -512,7 +519,7 @@ static void push_from_agent(const rvo_world *w, int32_t i, int32_t j, rvo_vec2 p
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= comb * comb)
         return;
-    const float share = pair_share(w, i, j);
+    const float share = pair_share(w, i, j, false);
     if (share == 0.0f)
         return;
     const float dist = sqrtf(dist_sq);
@@ -582,7 +589,7 @@ static void end_pressing_lock(rvo_world *w, int32_t i, int32_t j) {
     }
 }
 
-static float project_pair(rvo_world *w, int32_t i, int32_t j) {
+static float project_pair(rvo_world *w, int32_t i, int32_t j, bool pinch) {
     const float comb = w->prm[i].radius + w->prm[j].radius;
     const rvo_vec2 d = v2_sub(w->pos[i], w->pos[j]);
     const float dist_sq = v2_abs_sq(d);
@@ -600,8 +607,8 @@ static float project_pair(rvo_world *w, int32_t i, int32_t j) {
     /* two agents without a flag of rvo__update_shares (run before the
      * passes; a lock that ends here was flagged) split 50/50 (give_way.h) */
     const bool even = !(w->uneven[i] | w->uneven[j]) && !rvo__no_shortcuts;
-    w->pos[i] = v2_add(w->pos[i], v2_scale((even ? 0.5f : pair_share(w, i, j)) * push, n));
-    w->pos[j] = v2_sub(w->pos[j], v2_scale((even ? 0.5f : pair_share(w, j, i)) * push, n));
+    w->pos[i] = v2_add(w->pos[i], v2_scale((even ? 0.5f : pair_share(w, i, j, pinch)) * push, n));
+    w->pos[j] = v2_sub(w->pos[j], v2_scale((even ? 0.5f : pair_share(w, j, i, pinch)) * push, n));
     return (comb - dist) / comb;
 }
 
@@ -628,7 +635,7 @@ static inline void mark_moved(const rvo_world *w, uint8_t *now, uint8_t *later, 
 /* One strict pass: the pairs of the agents marked in now, in index order;
  * clears now, marks later and the agents it moves; returns the worst
  * overlap (fraction of the radius sum) it found. */
-static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *moved) {
+static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *moved, bool pinch) {
     float worst = 0.0f;
     const int32_t n = w->count;
     for (int32_t i = 0; i < n; ++i) {
@@ -649,7 +656,7 @@ static float strict_pass(rvo_world *w, uint8_t *now, uint8_t *later, uint8_t *mo
         const int32_t *list = w->sep_cand + at, *e = list + 2;
         for (int32_t k = list[1]; k < list[0]; ++k) {
             const int32_t j = e[k];
-            const float f = project_pair(w, i, j);
+            const float f = project_pair(w, i, j, pinch);
             if (f > 0.0f) { /* both may have moved (a share can be 0: looking again is harmless) */
                 worst = f > worst ? f : worst;
                 mark_moved(w, now, later, i, i);
@@ -876,21 +883,17 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
             memset(now, 1, (size_t)w->count);
             memset(c.moved, 1, (size_t)w->count);
         }
-        w->sep_pinch = pass >= RVO_PINCH_PASS;
         /* pairs in index order on this thread (Gauss-Seidel) */
-        const float worst = strict_pass(w, now, later, c.moved);
+        const float worst = strict_pass(w, now, later, c.moved, pass >= RVO_PINCH_PASS);
         c.later = later;
-        if (w->nverts > 0 && !agents_for(&c, push_range)) {
-            w->sep_pinch = false;
+        if (w->nverts > 0 && !agents_for(&c, push_range))
             return RVO_ERR_INVALID_ARGUMENT;
-        }
         if (worst <= RVO_SEPARATION_TOLERANCE)
             break;
         uint8_t *t = now; /* now is all clear: it becomes the next pass's later */
         now = later;
         later = t;
     }
-    w->sep_pinch = false;
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, feedback_range, &c);
     if (w->ntraps > 0) /* (after the feedback: a velocity does not take the jump) */
         release_traps(w, true);

@@ -162,7 +162,6 @@ struct rvo_world {
     int32_t *sep_cand;
     int32_t sep_start_cap, sep_cand_cap;
     bool strict_overlap;  /* rvo_world_set_strict_overlap: hard bodies */
-    bool sep_pinch;       /* strict passes from RVO_PINCH_PASS on: pinched pairs split (separate.c) */
     rvo_vec2 *sep_before; /* positions before the strict passes (velocity feedback) */
     uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since
                              pushed out; overlap hits by grid slot */
