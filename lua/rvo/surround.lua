@@ -248,6 +248,19 @@ function Surround:_blocks(i)
     return true
 end
 
+-- The way to the ring (radius r_goal) of a unit at (x, y), d > 0 from the
+-- target: its direction (ux, uy), the distance left (gap), the speed that
+-- does not overshoot it in dt (s), and whether to go straight without
+-- probing (no probes, on the ring, or too far out for the casts).
+function Surround:_toward_ring(x, y, tx, ty, d, r_goal, speed, dt)
+    local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
+    local gap = d - r_goal                     -- > 0: outside the ring
+    if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
+    local s = speed
+    if gap < s * dt then s = gap / dt end
+    return ux, uy, gap, s, not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR
+end
+
 -- A blocked unit's side to try first (1: its left, -1: its right): toward
 -- the widest gap between holders, and the other way for a while once it
 -- has stalled (two units heading into each other for the same gap).
@@ -298,12 +311,8 @@ function Surround:_approach_all(pos, tx, ty, dt)
             if d == 0 then
                 world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
             else
-                local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
-                local gap = d - r_goal                     -- > 0: outside the ring
-                if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
-                local s = speed
-                if gap < s * dt then s = gap / dt end
-                if not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR then
+                local ux, uy, gap, s, direct = self:_toward_ring(x, y, tx, ty, d, r_goal, speed, dt)
+                if direct then
                     world:set_pref_velocity(id, clamp(ux * s), clamp(uy * s))
                 elseif d > r_goal and gap <= 2 * world:radius(id) then
                     -- Arriving: the holders beside it make room (before_solve's
@@ -487,14 +496,8 @@ end
 function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     local world = self.world
     local r_goal = self.attack_radius - 0.5 * self.tolerance
-    local ux, uy = (tx - x) / d, (ty - y) / d -- toward the target
-    local gap = d - r_goal                     -- > 0: outside the ring
-    if gap < 0 then ux, uy, gap = -ux, -uy, -gap end
-    local s = speed
-    if gap < s * dt then s = gap / dt end
-    if not self.probes or gap == 0 or gap > FAR or abs(x) > FAR or abs(y) > FAR then
-        return ux * s, uy * s
-    end
+    local ux, uy, gap, s, direct = self:_toward_ring(x, y, tx, ty, d, r_goal, speed, dt)
+    if direct then return ux * s, uy * s end
     if d > r_goal and gap <= 2 * world:radius(id) then
         -- Arriving: the holders beside it make room (before_solve's ring),
         -- so keep the angle, move with the target and press in.
@@ -872,7 +875,7 @@ end
 -- interpreted ray_cast call a ray cost about 6000 instructions.
 if jit then
     for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
-        Surround._side, sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
+        Surround._toward_ring, Surround._side, sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
         jit.off(f, true)
     end
 end
