@@ -591,7 +591,8 @@ local param_index = {} -- name -> rvo_param
 local GET_MAP = { [1] = 1, [2] = 0, [3] = 0 }
 local SET_MAP = { [1] = 1, [2] = 0, [3] = 2 } -- core: id, param, value
 
-local agent_param, agent_set_param -- (looked up once: C.f costs a lookup a call in the interpreter)
+-- (looked up once: C.f costs a lookup a call in the interpreter)
+local agent_param, agent_set_param = C.rvo_agent_param, C.rvo_agent_set_param
 
 local function param_methods(p, name)
     local set_name = "set_" .. name
@@ -614,7 +615,6 @@ local function param_methods(p, name)
     return get, set
 end
 
-agent_param, agent_set_param = C.rvo_agent_param, C.rvo_agent_set_param
 do
     local p = 0
     while true do
