@@ -146,6 +146,18 @@ static int l_query_obstacles(lua_State *L) {
     return push_id_list(L, buf, n, 4, has_buf);
 }
 
+/* A ray cast's optional mask (argument arg): every bit when absent. The
+ * core takes a uint32_t: the number is judged as set_mask judges it. */
+static uint32_t opt_mask(lua_State *L, int arg, const char *fn) {
+    const double m = opt_num(L, arg, fn, 4294967295.0);
+    rvo_agent_def scratch = rvo_agent_def_default();
+    rvo_error err;
+    if (rvo_agent_def_set_param(&scratch, RVO_PARAM_MASK, m, &err) != RVO_OK) {
+        arg_error(L, arg, fn, err.message);
+    }
+    return (uint32_t)m;
+}
+
 /* ray_cast(x, y, dx, dy, max_dist [, clearance [, mask]]) -> nil or
  * { distance, x, y, nx, ny, agent, obstacle } */
 static int l_ray_cast(lua_State *L) {
@@ -157,21 +169,13 @@ static int l_ray_cast(lua_State *L) {
     double dy = check_num(L, 4, fn);
     double max_dist = check_num(L, 5, fn);
     double c = opt_num(L, 6, fn, 0.0);
-    double m = opt_num(L, 7, fn, 4294967295.0);
+    uint32_t m = opt_mask(L, 7, fn);
     rvo_ray_hit hit;
     int r;
-    {
-        /* The core takes a uint32_t: judge the number as set_mask does. */
-        rvo_agent_def scratch = rvo_agent_def_default();
-        rvo_error err;
-        if (rvo_agent_def_set_param(&scratch, RVO_PARAM_MASK, m, &err) != RVO_OK) {
-            arg_error(L, 7, fn, err.message);
-        }
-    }
     if (lua_isnoneornil(L, 9)) {
         /* core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua */
-        r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c,
-                               (uint32_t)m, &hit);
+        r = rvo_world_ray_cast(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist, (float)c, m,
+                               &hit);
     } else {
         /* point-blank: ignore = the caster's id, or false for nobody */
         rvo_agent_id ignore = 0;
@@ -186,7 +190,7 @@ static int l_ray_cast(lua_State *L) {
         }
         /* core: ..., mask, ignore, hit = 1..9, as in Lua */
         r = rvo_world_ray_cast_from(lw->w, (float)x, (float)y, (float)dx, (float)dy, (float)max_dist,
-                                    (float)c, (uint32_t)m, ignore, &hit);
+                                    (float)c, m, ignore, &hit);
     }
     if (r < 0) {
         core_error(L, lw->w, (rvo_status)r, fn, NULL, 0);
@@ -227,21 +231,13 @@ static int l_ray_casts(lua_State *L) {
     lworld *lw = check_world(L, fn);
     lua_Integer len, n, k;
     int has_out, t;
-    double m;
+    uint32_t m;
     float *rays;
     rvo_ray_hit *hits;
     int32_t found;
     check_table(L, 1, fn);
     has_out = opt_table(L, 2, fn);
-    m = opt_num(L, 3, fn, 4294967295.0);
-    {
-        /* The core takes a uint32_t: judge the number as set_mask does. */
-        rvo_agent_def scratch = rvo_agent_def_default();
-        rvo_error err;
-        if (rvo_agent_def_set_param(&scratch, RVO_PARAM_MASK, m, &err) != RVO_OK) {
-            arg_error(L, 3, fn, err.message);
-        }
-    }
+    m = opt_mask(L, 3, fn);
     len = list_len(L, 2, (lua_Integer)lua_rawlen(L, 2));
     if (len % 6 != 0) {
         lua_pushfstring(L, "expected 6 numbers per ray (x, y, dx, dy, max_dist, clearance), got %I", len);
@@ -263,7 +259,7 @@ static int l_ray_casts(lua_State *L) {
         rays[k] = (float)lua_tonumberx(L, -1, NULL);
         lua_pop(L, 1);
     }
-    found = rvo_world_ray_casts(lw->w, rays, (int32_t)n, (uint32_t)m, hits);
+    found = rvo_world_ray_casts(lw->w, rays, (int32_t)n, m, hits);
     if (found < 0) {
         core_error(L, lw->w, (rvo_status)found, fn, map, 4);
     }
