@@ -92,12 +92,13 @@ local function bad_self(self, fn)
     error(format("calling '%s' on bad self", fn), 3)
 end
 
-local function arg_fail(arg, fn, why)
-    error(format("bad argument #%d to '%s' (%s)", arg, fn, why), 3)
+-- (level: where the error points, 3 from a method's own code: its caller)
+local function arg_fail(arg, fn, why, level)
+    error(format("bad argument #%d to '%s' (%s)", arg, fn, why), level or 3)
 end
 
-local function type_fail(arg, fn, expected, v)
-    error(format("bad argument #%d to '%s' (%s expected, got %s)", arg, fn, expected, type_name(v)), 3)
+local function type_fail(arg, fn, expected, v, level)
+    error(format("bad argument #%d to '%s' (%s expected, got %s)", arg, fn, expected, type_name(v)), level or 3)
 end
 
 -- The core's last error; map[k] is the Lua argument of core argument k.
@@ -1192,6 +1193,18 @@ end
 local hit_out = ffi.new("rvo_ray_hit[1]")
 local mask_check = ffi.new("rvo_agent_def[1]", { C.rvo_agent_def_default() })
 
+-- A ray cast's optional mask (argument arg of method fn, whose caller the
+-- errors point at): every bit when nil. The core takes a uint32_t: the
+-- number is judged as set_mask judges it.
+local function optional_mask(mask, arg, fn)
+    if mask == nil then return 0xffffffff end
+    if type(mask) ~= "number" then type_fail(arg, fn, "number", mask, 4) end
+    if C.rvo_agent_def_set_param(mask_check, param_index.mask, mask, core_err) ~= 0 then
+        arg_fail(arg, fn, ffi.string(core_err.message), 4)
+    end
+    return mask
+end
+
 function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
     local fn = "ray_cast"
     local w = getmetatable(self) == World and self._w
@@ -1206,15 +1219,7 @@ function methods.ray_cast(self, x, y, dx, dy, max_dist, clearance, mask, ignore)
     elseif type(clearance) ~= "number" then
         type_fail(6, fn, "number", clearance)
     end
-    if mask == nil then
-        mask = 0xffffffff
-    elseif type(mask) ~= "number" then
-        type_fail(7, fn, "number", mask)
-    end
-    -- The core takes a uint32_t: judge the number as set_mask does.
-    if C.rvo_agent_def_set_param(mask_check, param_index.mask, mask, core_err) ~= 0 then
-        arg_fail(7, fn, ffi.string(core_err.message))
-    end
+    mask = optional_mask(mask, 7, fn)
     local r
     if ignore == nil then
         -- core: x, y, dx, dy, max_dist, clearance, mask, hit = 1..8, as in Lua
@@ -1248,7 +1253,10 @@ end
 -- 2.1.0-beta3 (SIGSEGV in its machine code) in 4 of 200 runs of
 -- rvo.surround's scene; interpreted, 0 of 800. It then costs about 1.6 us a
 -- call instead of 0.26 (docs/performance.md).
-if jit then jit.off(methods.ray_cast, true) end
+if jit then
+    jit.off(methods.ray_cast, true)
+    jit.off(optional_mask) -- (its mask check, an FFI call, likewise)
+end
 
 -- world:ray_casts(rays [, out [, mask]]) (rvo.core's l_ray_casts): many
 -- rays in one core call, 6 numbers per ray in, 3 per ray out (distance or
@@ -1262,14 +1270,7 @@ function methods.ray_casts(self, rays, out, mask)
     if not w then bad_self(self, fn) end
     if type(rays) ~= "table" then type_fail(1, fn, "table", rays) end
     if out ~= nil and type(out) ~= "table" then type_fail(2, fn, "table", out) end
-    if mask == nil then
-        mask = 0xffffffff
-    elseif type(mask) ~= "number" then
-        type_fail(3, fn, "number", mask)
-    end
-    if C.rvo_agent_def_set_param(mask_check, param_index.mask, mask, core_err) ~= 0 then
-        arg_fail(3, fn, ffi.string(core_err.message))
-    end
+    mask = optional_mask(mask, 3, fn)
     local len = list_len(rays, #rays)
     if len % 6 ~= 0 then
         arg_fail(1, fn, format("expected 6 numbers per ray (x, y, dx, dy, max_dist, clearance), got %d", len))
