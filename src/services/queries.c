@@ -331,8 +331,6 @@ static int32_t cell_clamp(double v, int32_t lo, int32_t hi) {
     return f < lo ? lo : f > hi ? hi : (int32_t)f;
 }
 
-/* point_blank: agents whose (grown) disc holds the start are hit at 0, all
- * but `ignore`; otherwise they are all skipped (the caster's own disc). */
 /* What is wrong with a ray's numbers (NULL: nothing); *arg: which one
  * (x 1, y 2, dx 3, dy 4, max_dist 5, clearance 6). */
 static const char *ray_fault(float x, float y, float dx, float dy, float max_dist, float clearance, int *arg,
@@ -357,30 +355,9 @@ static const char *ray_fault(float x, float y, float dx, float dy, float max_dis
     return NULL;
 }
 
-/* One cast of a checked ray in a prepared world: 1 hit, 0 none. */
-static int ray_run(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                   uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit);
-
-static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
-                    uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
-    if (!w)
-        return RVO_ERR_INVALID_ARGUMENT;
-    char buf[64];
-    int arg;
-    const char *e = ray_fault(x, y, dx, dy, max_dist, clearance, &arg, buf, sizeof buf);
-    if (e)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
-    if (!hit)
-        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
-    if (point_blank && ignore && rvo__slot_lookup(&w->agent_slots, ignore) < 0)
-        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 8, "unknown or removed agent id");
-    if (!rvo__prepare(w))
-        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    const int r = ray_run(w, x, y, dx, dy, max_dist, clearance, mask, point_blank, ignore, hit);
-    rvo__ok(w);
-    return r;
-}
-
+/* One cast of a checked ray in a prepared world: 1 hit, 0 none.
+ * point_blank: agents whose (grown) disc holds the start are hit at 0, all
+ * but `ignore`; otherwise they are all skipped (the caster's own disc). */
 static int ray_run(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
                    uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
     const double dlen = sqrt((double)dx * dx + (double)dy * dy);
@@ -424,6 +401,26 @@ static int ray_run(rvo_world *w, float x, float y, float dx, float dy, float max
             }
     }
     return q.found ? 1 : 0;
+}
+
+static int ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
+                    uint32_t mask, bool point_blank, rvo_agent_id ignore, rvo_ray_hit *hit) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    char buf[64];
+    int arg;
+    const char *e = ray_fault(x, y, dx, dy, max_dist, clearance, &arg, buf, sizeof buf);
+    if (e)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, arg, "%s", e);
+    if (!hit)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, point_blank ? 9 : 8, "hit is NULL");
+    if (point_blank && ignore && rvo__slot_lookup(&w->agent_slots, ignore) < 0)
+        return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 8, "unknown or removed agent id");
+    if (!rvo__prepare(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    const int r = ray_run(w, x, y, dx, dy, max_dist, clearance, mask, point_blank, ignore, hit);
+    rvo__ok(w);
+    return r;
 }
 
 int rvo_world_ray_cast(rvo_world *w, float x, float y, float dx, float dy, float max_dist, float clearance,
