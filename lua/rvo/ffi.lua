@@ -999,6 +999,21 @@ methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2, [4] = 2 } -- core: xy, n, closed, side
 local SIDES = { winding = 0, solid = 1, enclosure = 2 }
 
+-- The numbers list[1 .. len] (argument arg of fn) into the float scratch;
+-- a non-number is named by its index. level: as error's, counted from here.
+local function list_floats(list, len, arg, fn, level)
+    local b = floats(len)
+    for i = 1, len do
+        local v = list[i]
+        if type(v) ~= "number" then
+            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
+                type_name(v)), level)
+        end
+        b[i - 1] = v
+    end
+    return b
+end
+
 -- The flat list pts (argument arg) into the float scratch: buffer, length.
 local function read_points(pts, arg, fn)
     local len = list_len(pts, #pts)
@@ -1008,16 +1023,7 @@ local function read_points(pts, arg, fn)
     if len > 2 * 16777215 then
         error(format("bad argument #%d to '%s' (too many points)", arg, fn), 3)
     end
-    local b = floats(len)
-    for i = 1, len do
-        local v = pts[i]
-        if type(v) ~= "number" then
-            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
-                type_name(v)), 3)
-        end
-        b[i - 1] = v
-    end
-    return b, len
+    return list_floats(pts, len, arg, fn, 4), len
 end
 
 function methods.add_obstacle(self, pts, opts)
@@ -1277,14 +1283,7 @@ function methods.ray_casts(self, rays, out, mask)
     end
     local n = len / 6
     if n > 134217727 then arg_fail(1, fn, "too many rays") end
-    local b = floats(len)
-    for i = 1, len do
-        local v = rays[i]
-        if type(v) ~= "number" then
-            arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
-        end
-        b[i - 1] = v
-    end
+    local b = list_floats(rays, len, 1, fn, 3)
     if n > hcap then
         hcap = n > 2 * hcap and n or 2 * hcap
         hbuf = ffi.new("rvo_ray_hit[?]", hcap)
