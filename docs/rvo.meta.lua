@@ -416,6 +416,50 @@ function World:new_velocities(buf) end
 ---@param xy number[]
 function World:set_pref_velocities(xy) end
 
+---Bulk calls for a list of agent ids (a squad, a module's units), one core
+---call each: the values of ids[k] at 2k-1, 2k (vectors) or k (numbers).
+---The list ends at its first nil. Every id (and, for the setters, every
+---value) is checked before anything is read or written: an unknown id
+---raises `unknown or removed agent id (number k in ids)`.
+---Fills buf (or a new table) with {x1, y1, x2, y2, ...} and returns it.
+---@param ids integer[]
+---@param buf? number[]
+---@return number[] xy
+function World:positions_of(ids, buf) end
+
+---@param ids integer[]
+---@param buf? number[]
+---@return number[] xy
+function World:velocities_of(ids, buf) end
+
+---The velocities of the last solve (between solve and integrate).
+---@param ids integer[]
+---@param buf? number[]
+---@return number[] xy
+function World:new_velocities_of(ids, buf) end
+
+---{r1, r2, ...}: one radius per id.
+---@param ids integer[]
+---@param buf? number[]
+---@return number[] radii
+function World:radii_of(ids, buf) end
+
+---{s1, s2, ...}: one max speed per id.
+---@param ids integer[]
+---@param buf? number[]
+---@return number[] speeds
+function World:max_speeds_of(ids, buf) end
+
+---One pair per id: {vx1, vy1, vx2, vy2, ...} (an id given twice keeps the last).
+---@param ids integer[]
+---@param xy number[]
+function World:set_pref_velocities_of(ids, xy) end
+
+---One pair per id (between solve and integrate), held to each max_speed.
+---@param ids integer[]
+---@param xy number[]
+function World:set_new_velocities_of(ids, xy) end
+
 ---Zero-copy view of the positions: v[2k], v[2k + 1] (0-based, agent order)
 ---are the x and y of agent k. LuaJIT: a `const float *` into the world, valid
 ---until the next step, integrate, add_agent or remove_agent. Lua 5.4: a

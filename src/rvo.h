@@ -460,6 +460,25 @@ RVO_API rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, i
  * preferred velocity, or a negative rvo_status. */
 RVO_API int32_t rvo_world_steer(rvo_world *w, const rvo_agent_id *ids, const double *goals, int32_t n,
                                 double amount, double slow_radius, double arrive, double *rng, double *left);
+/* ---- bulk access by id: the agents of a list (a squad, a module's units).
+ * For k in 0..n-1, the values of agent ids[k]: xy[2k], xy[2k+1] for the
+ * vectors, out[k] for the numbers. Every id (and, for the setters, every
+ * value: finite, within [-1e9, 1e9]) is checked before anything is written;
+ * an unknown id fails with RVO_ERR_UNKNOWN_ID, its message naming its place
+ * in ids. A setter given an id twice keeps the last value. New velocities
+ * exist only between solve and integrate (RVO_ERR_PHASE), and set ones are
+ * held to max_speed as by rvo_agent_set_new_velocity. */
+RVO_API rvo_status rvo_world_positions_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *xy);
+RVO_API rvo_status rvo_world_velocities_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *xy);
+RVO_API rvo_status rvo_world_new_velocities_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                               float *xy);
+RVO_API rvo_status rvo_world_radii_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out);
+RVO_API rvo_status rvo_world_max_speeds_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                           float *out);
+RVO_API rvo_status rvo_world_set_pref_velocities_of(rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                                    const float *xy);
+RVO_API rvo_status rvo_world_set_new_velocities_of(rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                                   const float *xy);
 /* Zero-copy views (valid until the next call that adds, removes or moves
  * agents): interleaved x,y arrays of agent_count pairs. */
 RVO_API const float *rvo_world_positions_view(const rvo_world *w);

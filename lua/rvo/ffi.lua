@@ -66,6 +66,24 @@ local function floats(n)
     return fbuf
 end
 
+-- The length of list t: its elements before the first nil. # may answer
+-- any border of a table with holes, and LuaJIT and Lua 5.4 pick different
+-- ones; this is the same on both bindings (rvo.core's list_len). len is
+-- #t, the answer when there is no hole.
+local function list_len(t, len)
+    local n = 0
+    while n < len and t[n + 1] ~= nil do n = n + 1 end
+    return n
+end
+
+-- Nils out t[from], t[from + 1], ... up to the first nil.
+local function clear_tail(t, from)
+    while t[from] ~= nil do
+        t[from] = nil
+        from = from + 1
+    end
+end
+
 local function id_buffer(n)
     if n > icap then
         icap = n > 2 * icap and n or 2 * icap
@@ -579,6 +597,78 @@ function shapes.COUNT(name, f)
     end
 end
 
+-- Lists of agent ids: the core's ids 1, n 2, values 3 are the method's 1, 1, 2.
+local OF_MAP = { 1, 1, 2 }
+
+-- The ids of the list ids, up to its first nil (list_len's length), into
+-- the id scratch; returns it and how many. (Errors point at the method's
+-- caller: level 4.)
+local function read_ids(ids, fn)
+    local raw = #ids
+    if raw > 536870911 then arg_fail(1, fn, "too many ids", 4) end
+    local ib = id_buffer(raw)
+    local n = 0
+    for k = 1, raw do
+        local v = ids[k]
+        if v == nil then break end
+        if type(v) ~= "number" then
+            arg_fail(1, fn, format("number expected at index %d, got %s", k, type_name(v)), 4)
+        end
+        ib[k - 1] = to_id(v)
+        n = k
+    end
+    return ib, n
+end
+
+local function get_of(name, f, per)
+    return function(self, ids, buf)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(ids) ~= "table" then type_fail(1, name, "table", ids) end
+        if buf ~= nil and type(buf) ~= "table" then type_fail(2, name, "table", buf) end
+        local ib, n = read_ids(ids, name)
+        local m = per * n
+        local b = floats(m)
+        local st = f(w, ib, n, b)
+        if st ~= 0 then core_fail(w, st, name, OF_MAP) end
+        local t = buf or {}
+        for i = 1, m do
+            t[i] = b[i - 1]
+        end
+        clear_tail(t, m + 1)
+        return t
+    end
+end
+
+function shapes.VECS_GET(name, f) return get_of(name, f, 2) end
+
+function shapes.NUMS_GET(name, f) return get_of(name, f, 1) end
+
+function shapes.VECS_SET(name, f)
+    return function(self, ids, values)
+        local w = getmetatable(self) == World and self._w
+        if not w then bad_self(self, name) end
+        if type(ids) ~= "table" then type_fail(1, name, "table", ids) end
+        if type(values) ~= "table" then type_fail(2, name, "table", values) end
+        local ib, n = read_ids(ids, name)
+        local len = #values
+        if len ~= 2 * n then len = list_len(values, len) end
+        if len ~= 2 * n then
+            arg_fail(2, name, format("expected %d numbers (2 per id), got %d", 2 * n, len))
+        end
+        local b = floats(len)
+        for i = 1, len do
+            local v = values[i]
+            if type(v) ~= "number" then
+                arg_fail(2, name, format("number expected at index %d, got %s", i, type_name(v)))
+            end
+            b[i - 1] = v
+        end
+        local st = f(w, ib, n, b)
+        if st ~= 0 then core_fail(w, st, name, OF_MAP) end
+    end
+end
+
 for _, m in ipairs(cdef.methods) do
     local name, shape, fname = m[1], m[2], m[3]
     methods[name] = assert(shapes[shape], shape)(name, C[fname])
@@ -800,13 +890,6 @@ end
 -- Bulk access, in the world's agent order.
 
 -- Nil out t[from], t[from+1], ... up to the first nil.
-local function clear_tail(t, from)
-    while t[from] ~= nil do
-        t[from] = nil
-        from = from + 1
-    end
-end
-
 -- The ids b[0 .. n) into buf (returns n) or a new list (returns it and n).
 local function id_list(b, n, buf)
     local t = buf or {}
@@ -861,16 +944,6 @@ local function bulk_getter(fn, get)
 end
 
 local FLOAT_ARRAY = ffi.typeof("float[?]")
-
--- The length of list t: its elements before the first nil. # may answer
--- any border of a table with holes, and LuaJIT and Lua 5.4 pick different
--- ones; this is the same on both bindings (rvo.core's list_len). len is
--- #t, the answer when there is no hole.
-local function list_len(t, len)
-    local n = 0
-    while n < len and t[n + 1] ~= nil do n = n + 1 end
-    return n
-end
 
 local function bulk_setter(fn, set)
     return function(self, buf)
@@ -934,31 +1007,51 @@ function methods.steer(self, ids, goals, amount, slow_radius, arrive, rng, left)
     if type(arrive) ~= "number" then type_fail(5, fn, "number", arrive) end
     if rng ~= nil and type(rng) ~= "table" then type_fail(6, fn, "table", rng) end
     if left ~= nil and type(left) ~= "table" then type_fail(7, fn, "table", left) end
-    local n = list_len(ids, #ids) -- (up to a hole, as rvo.core)
-    if n > 536870911 then arg_fail(1, fn, "too many ids") end
-    local len = list_len(goals, #goals)
-    if len ~= 2 * n then
-        arg_fail(2, fn, format("expected %d numbers (2 per id), got %d", 2 * n, len))
+    -- One pass over each list (a script calls this every frame): the ids up
+    -- to the first hole (list_len's length, as rvo.core), then the goals;
+    -- the errors in the order of the checks (lengths, then types).
+    local raw = #ids
+    if raw > 536870911 then arg_fail(1, fn, "too many ids") end
+    local ib = id_buffer(raw)
+    local n, bad_id = raw, 0
+    for k = 1, raw do
+        local v = ids[k]
+        if type(v) == "number" then
+            ib[k - 1] = to_id(v)
+        elseif v == nil then
+            n = k - 1
+            break
+        elseif bad_id == 0 then
+            bad_id = k
+        end
     end
-    local ib = id_buffer(n)
     if 3 * n > dcap then
         dcap = 3 * n > 2 * dcap and 3 * n or 2 * dcap
         dbuf = ffi.new("double[?]", dcap)
     end
     local db = dbuf
-    for k = 1, n do
-        local v = ids[k]
-        if type(v) ~= "number" then
-            arg_fail(1, fn, format("number expected at index %d, got %s", k, type_name(v)))
+    raw = #goals
+    local len, bad_goal = 0, 0
+    while len < 2 * n and len < raw do
+        local v = goals[len + 1]
+        if type(v) == "number" then
+            db[len] = v
+        elseif v == nil then
+            break
+        elseif bad_goal == 0 then
+            bad_goal = len + 1
         end
-        ib[k - 1] = to_id(v)
+        len = len + 1
     end
-    for k = 1, len do
-        local v = goals[k]
-        if type(v) ~= "number" then
-            arg_fail(2, fn, format("number expected at index %d, got %s", k, type_name(v)))
-        end
-        db[k - 1] = v
+    if len == 2 * n and raw > len then len = list_len(goals, raw) end -- (longer: how long, for the message)
+    if len ~= 2 * n then
+        arg_fail(2, fn, format("expected %d numbers (2 per id), got %d", 2 * n, len))
+    end
+    if bad_id ~= 0 then
+        arg_fail(1, fn, format("number expected at index %d, got %s", bad_id, type_name(ids[bad_id])))
+    end
+    if bad_goal ~= 0 then
+        arg_fail(2, fn, format("number expected at index %d, got %s", bad_goal, type_name(goals[bad_goal])))
     end
     local r = nil
     if rng ~= nil then

@@ -375,6 +375,105 @@ rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n
     return s;
 }
 
+/* ---- bulk access by id ---------------------------------------------------- */
+
+/* Whether ids[0..n-1] are all live agents (out: where the values go or come
+ * from); else a failure naming the first unknown id by its place in ids.
+ * Arguments: ids 1, n 2, the values 3. */
+static rvo_status check_ids(const rvo_world *w, const rvo_agent_id *ids, int32_t n, const float *out) {
+    if (!w)
+        return RVO_ERR_INVALID_ARGUMENT;
+    if (n < 0)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "n must be >= 0");
+    if (n > 0 && !ids)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "ids is NULL");
+    if (n > 0 && !out)
+        return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "values are NULL");
+    for (int32_t k = 0; k < n; ++k)
+        if (rvo__slot_lookup(&w->agent_slots, ids[k]) < 0)
+            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id (number %ld in ids)",
+                             (long)k + 1);
+    return RVO_OK;
+}
+
+static rvo_status get_vecs_of(const rvo_world *w, const rvo_vec2 *arr, const rvo_agent_id *ids, int32_t n,
+                              float *xy) {
+    const rvo_status s = check_ids(w, ids, n, xy);
+    if (s != RVO_OK)
+        return s;
+    for (int32_t k = 0; k < n; ++k) {
+        const rvo_vec2 v = arr[rvo__slot_lookup(&w->agent_slots, ids[k])];
+        xy[2 * k] = v.x;
+        xy[2 * k + 1] = v.y;
+    }
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_world_positions_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *xy) {
+    return get_vecs_of(w, w ? w->pos : NULL, ids, n, xy);
+}
+rvo_status rvo_world_velocities_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *xy) {
+    return get_vecs_of(w, w ? w->vel : NULL, ids, n, xy);
+}
+rvo_status rvo_world_new_velocities_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *xy) {
+    if (w && !w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    return get_vecs_of(w, w ? w->newvel : NULL, ids, n, xy);
+}
+
+rvo_status rvo_world_radii_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out) {
+    const rvo_status s = check_ids(w, ids, n, out);
+    if (s != RVO_OK)
+        return s;
+    for (int32_t k = 0; k < n; ++k)
+        out[k] = w->prm[rvo__slot_lookup(&w->agent_slots, ids[k])].radius;
+    rvo__ok(w);
+    return RVO_OK;
+}
+rvo_status rvo_world_max_speeds_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out) {
+    const rvo_status s = check_ids(w, ids, n, out);
+    if (s != RVO_OK)
+        return s;
+    for (int32_t k = 0; k < n; ++k)
+        out[k] = w->prm[rvo__slot_lookup(&w->agent_slots, ids[k])].max_speed;
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+/* Checks every id and value before it writes any. */
+static rvo_status set_vecs_of(rvo_world *w, rvo_vec2 *arr, const rvo_agent_id *ids, int32_t n,
+                              const float *xy) {
+    const rvo_status s = check_ids(w, ids, n, xy);
+    if (s != RVO_OK)
+        return s;
+    for (int32_t k = 0; k < 2 * n; ++k)
+        if (!rvo__coord_ok(xy[k]))
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "value %d must be finite and within [-1e9, 1e9]",
+                             (int)k + 1);
+    for (int32_t k = 0; k < n; ++k)
+        arr[rvo__slot_lookup(&w->agent_slots, ids[k])] = v2(xy[2 * k], xy[2 * k + 1]);
+    rvo__ok(w);
+    return RVO_OK;
+}
+
+rvo_status rvo_world_set_pref_velocities_of(rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                            const float *xy) {
+    return set_vecs_of(w, w ? w->pref : NULL, ids, n, xy);
+}
+rvo_status rvo_world_set_new_velocities_of(rvo_world *w, const rvo_agent_id *ids, int32_t n,
+                                           const float *xy) {
+    if (w && !w->solved)
+        return rvo__fail(w, RVO_ERR_PHASE, 0, "new velocities exist only between solve and integrate");
+    const rvo_status s = set_vecs_of(w, w ? w->newvel : NULL, ids, n, xy);
+    if (s == RVO_OK)
+        for (int32_t k = 0; k < n; ++k) {
+            const int32_t i = rvo__slot_lookup(&w->agent_slots, ids[k]);
+            w->newvel[i] = clamp_speed(w->newvel[i], w->prm[i].max_speed);
+        }
+    return s;
+}
+
 /* ---- locks and avoidance reports ------------------------------------------ */
 
 rvo_status rvo_agent_lock(rvo_world *w, rvo_agent_id id, float vx, float vy) {

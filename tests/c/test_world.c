@@ -214,6 +214,39 @@ int main(void) {
     xy[3] = NAN;
     CHECK(rvo_world_set_pref_velocities(w, xy, 5) == RVO_ERR_INVALID_ARGUMENT);
     CHECK(rvo_agent_pref_velocity(w, stack[0], &v) == RVO_OK && v.x == 0 && v.y == 0); /* unchanged */
+    /* Bulk calls for a list of ids: in the list's order, every id and value
+     * checked before anything is written. */
+    {
+        rvo_vec2 p3, p1;
+        rvo_agent_position(w, stack[3], &p3);
+        rvo_agent_position(w, stack[1], &p1);
+        const rvo_agent_id two[2] = {stack[3], stack[1]};
+        float got[4] = {0}, r[2] = {0};
+        CHECK(rvo_world_positions_of(w, two, 2, got) == RVO_OK);
+        CHECK(got[0] == p3.x && got[1] == p3.y && got[2] == p1.x && got[3] == p1.y);
+        CHECK(rvo_world_radii_of(w, two, 2, r) == RVO_OK && r[0] == 0.5f && r[1] == 0.5f);
+        CHECK(rvo_world_max_speeds_of(w, two, 2, r) == RVO_OK && r[0] == 2.0f);
+        CHECK(rvo_world_new_velocities_of(w, two, 2, got) == RVO_ERR_PHASE);
+        const float vel[4] = {1, 0, 0, -1}, nan_vel[4] = {1, 0, 0, NAN};
+        CHECK(rvo_world_set_pref_velocities_of(w, two, 2, nan_vel) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_last_error_arg(w) == 3);
+        CHECK(rvo_agent_pref_velocity(w, stack[3], &v) == RVO_OK && v.x == 0 && v.y == 0); /* unchanged */
+        CHECK(rvo_world_set_pref_velocities_of(w, two, 2, vel) == RVO_OK);
+        CHECK(rvo_agent_pref_velocity(w, stack[1], &v) == RVO_OK && v.x == 0 && v.y == -1);
+        rvo_world_remove_agent(w, stack[4]);
+        const rvo_agent_id stale[2] = {stack[0], stack[4]};
+        got[0] = 42;
+        CHECK(rvo_world_positions_of(w, stale, 2, got) == RVO_ERR_UNKNOWN_ID && got[0] == 42);
+        CHECK(strstr(rvo_world_last_error(w), "number 2 in ids") != NULL);
+        CHECK(rvo_world_set_pref_velocities_of(w, stale, 2, vel) == RVO_ERR_UNKNOWN_ID);
+        CHECK(rvo_agent_pref_velocity(w, stack[0], &v) == RVO_OK && v.x == 0 && v.y == 0); /* unchanged */
+        CHECK(rvo_world_positions_of(w, two, -1, got) == RVO_ERR_INVALID_ARGUMENT);
+        CHECK(rvo_world_positions_of(w, NULL, 0, NULL) == RVO_OK);
+        CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+        const float fast[2] = {100, 0};
+        CHECK(rvo_world_set_new_velocities_of(w, two, 1, fast) == RVO_OK);
+        CHECK(rvo_world_new_velocities_of(w, two, 1, got) == RVO_OK && got[0] == 2.0f && got[1] == 0);
+    }
     rvo_world_destroy(w);
 
     /* Determinism: same hash on 1, 2 and 4 threads, and run to run. */

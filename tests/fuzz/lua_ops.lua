@@ -442,15 +442,51 @@ op(2, "lock_solved", method("lock_solved", { function(r) return r:uniform(0, 0.1
     function(r) return r:chance(0.2) and huge or r:uniform(0.1, 2) end, "bits" }))
 op(2, "release_pushed", method("release_pushed", {}))
 -- steering in bulk: every agent (and now and then a stale one) toward a point
+-- (returns the list and its length: agent_ref may give nil, and # of a list
+-- with a hole differs between the runtimes, and so would the draws after it)
 local function steer_ids(r)
     local t = {}
-    for i = 1, r:int(6) - 1 do t[i] = agent_ref(r) end
-    return t
+    local n = r:int(6) - 1
+    for i = 1, n do t[i] = agent_ref(r) end
+    return t, n
+end
+-- bulk calls for a list of ids (now and then a stale one, a non-number, a
+-- hole), and for the setters 2 numbers per id, sometimes wrong
+local function of_ids(r)
+    local t, n = steer_ids(r)
+    local u = r:uniform(0, 1)
+    if u < 0.05 then
+        n = n + 1
+        t[n] = odd_value(r)
+    elseif u < 0.08 and n > 1 then
+        t[1] = nil
+    end
+    return t, n
+end
+for _, v in ipairs { "positions_of", "velocities_of", "new_velocities_of", "radii_of", "max_speeds_of" } do
+    op(1, v, function(r)
+        local ids = of_ids(r)
+        return "w:" .. v, bound(S.methods[v], S.w), { n = 2, ids, buffer(r) }, true, S.w
+    end)
+end
+for _, v in ipairs { "set_pref_velocities_of", "set_new_velocities_of" } do
+    op(1, v, function(r)
+        local ids, n = of_ids(r)
+        local xy = {}
+        for i = 1, 2 * n do xy[i] = r:uniform(-2, 2) end
+        local u = r:uniform(0, 1)
+        if u < 0.06 then
+            xy[#xy + 1] = 0
+        elseif u < 0.12 and #xy > 0 then
+            xy[r:int(#xy)] = odd_value(r)
+        end
+        return "w:" .. v, bound(S.methods[v], S.w), { n = 2, ids, xy }, true, S.w
+    end)
 end
 op(2, "steer", function(r)
-    local ids = steer_ids(r)
+    local ids, n = steer_ids(r)
     local goals = {}
-    for i = 1, 2 * #ids do goals[i] = VALID.coord(r) end
+    for i = 1, 2 * n do goals[i] = VALID.coord(r) end
     if r:chance(0.05) then goals[#goals + 1] = 1 end
     local state = r:chance(0.7) and { s1 = r:int(1000), s2 = r:int(1000) } or nil
     -- (it advances state in place: the loaded copy cannot repeat the call with

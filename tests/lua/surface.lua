@@ -84,6 +84,14 @@ return {
         "left?:table" },
     { "positions_view" },
     { "velocities_view" },
+    -- bulk calls for a list of agent ids
+    { "positions_of", "ids:table", "buf?:table" },
+    { "velocities_of", "ids:table", "buf?:table" },
+    { "new_velocities_of", "ids:table", "buf?:table" },
+    { "radii_of", "ids:table", "buf?:table" },
+    { "max_speeds_of", "ids:table", "buf?:table" },
+    { "set_pref_velocities_of", "ids:table", "xy:table" },
+    { "set_new_velocities_of", "ids:table", "xy:table" },
     -- obstacles
     { "add_obstacle", "xy:table", "opts?:table" },
     { "remove_obstacle", "id:oid" },
