@@ -227,6 +227,35 @@ end
 -- that casts (plans[k]: what it needs once its rays are back).
 local rays, hits, plans = {}, {}, {}
 
+-- Scratch of the units' reads and writes, one core call each a frame
+-- (world:positions_of, ...: a call costs more than the work of a unit on
+-- LuaJIT, where this runs interpreted): positions, radii, max speeds, the
+-- velocities to set, and the ids they go to.
+local unit_xy, unit_radius, unit_speed, out_xy, out_ids = {}, {}, {}, {}, {}
+
+-- The preferred velocity of every unit, set at the end of before_solve in
+-- one call (out_pref[id] = {vx, vy}: the casts read positions and
+-- velocities, never preferred velocities, so when they are set does not
+-- change a bit).
+local out_pref = {}
+local function set_pref(id, vx, vy)
+    local v = out_pref[id]
+    if not v then
+        v = {}
+        out_pref[id] = v
+    end
+    v[1], v[2] = vx, vy
+end
+
+-- out_xy: the preferred velocities of units, in order (each got one).
+local function fill_pref(units)
+    for k, id in ipairs(units) do
+        local v = out_pref[id]
+        out_xy[2 * k - 1], out_xy[2 * k] = v[1], v[2]
+    end
+    for i = #out_xy, 2 * #units + 1, -1 do out_xy[i] = nil end
+end
+
 -- Whether the hit hits[i + 1 .. i + 3] of world:ray_casts (distance, agent,
 -- obstacle) blocks the way: obstacles, holders, the target, bystanders do.
 -- Fellow attackers still approaching do not: they move on, and ORCA keeps
@@ -298,33 +327,34 @@ end
 -- ring. The rays of all units go to the core in one call per round (the
 -- probes of every unit, then the fans of the blocked ones): casts only read
 -- the world, so the results are those of casting them one at a time.
-function Surround:_approach_all(pos, tx, ty, dt)
-    local world, phase, units = self.world, self.phase_of, self.units
+-- _approach_all's first part: the preferred velocities of the units that
+-- need no probe, and a plan for each of the others (plans[1 .. np]);
+-- returns np. (No world call: compiled on LuaJIT.)
+function Surround:_plan_approach(pos, tx, ty, dt)
+    local phase, units = self.phase_of, self.units
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local tv = self.target_vel
     local np = 0 -- units probing: plans[1 .. np]
     for _, id in ipairs(units) do
         if phase[id] == "approach" then
             local p = pos[id]
-            local speed = world:max_speed(id)
-            local x, y, d = p[1], p[2], p[3]
+            local x, y, d, radius, speed = p[1], p[2], p[3], p[4], p[5]
             if d == 0 then
-                world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+                set_pref(id, clamp(speed), 0) -- on the target's centre: any way out
             else
                 local ux, uy, gap, s, direct = self:_toward_ring(x, y, tx, ty, d, r_goal, speed, dt)
                 if direct then
-                    world:set_pref_velocity(id, clamp(ux * s), clamp(uy * s))
-                elseif d > r_goal and gap <= 2 * world:radius(id) then
+                    set_pref(id, clamp(ux * s), clamp(uy * s))
+                elseif d > r_goal and gap <= 2 * radius then
                     -- Arriving: the holders beside it make room (before_solve's
                     -- ring), so keep the angle, move with the target and press in.
-                    world:set_pref_velocity(id, clamp(tv[1] + ux * s), clamp(tv[2] + uy * s))
+                    set_pref(id, clamp(tv[1] + ux * s), clamp(tv[2] + uy * s))
                 else
                     -- Two probe rays from the body's edges (just inside, so the
                     -- caster's own disc is what the cast skips), as long as the way
                     -- to the ring. A neighbour pressed against an edge contains that
                     -- ray's start, and the cast skips it: confirm with a ray swept as
                     -- wide as the body.
-                    local radius = world:radius(id)
                     np = np + 1
                     local u = plans[np] or {}
                     plans[np] = u
@@ -334,6 +364,12 @@ function Surround:_approach_all(pos, tx, ty, dt)
             end
         end
     end
+    return np
+end
+
+function Surround:_approach_all(pos, tx, ty, dt)
+    local world = self.world
+    local np = self:_plan_approach(pos, tx, ty, dt)
     if np == 0 then return end
     -- The three probes, one round each, of the units whose earlier probes
     -- were clear (the first blocked probe decides, and no ray is cast that
@@ -376,7 +412,7 @@ function Surround:_approach_all(pos, tx, ty, dt)
     for k = 1, np do
         local u = plans[k]
         if not u.blocked then
-            world:set_pref_velocity(u.id, clamp(u.ux * u.s), clamp(u.uy * u.s))
+            set_pref(u.id, clamp(u.ux * u.s), clamp(u.uy * u.s))
         else
             local x, y, ux, uy = u.x, u.y, u.ux, u.uy
             local side = self:_side(u.id, x, y, tx, ty, u.speed, dt)
@@ -406,7 +442,7 @@ function Surround:_approach_all(pos, tx, ty, dt)
             if free > enough then free = enough end
             if free > best then best, bk = free, r end
         end
-        world:set_pref_velocity(u.id, clamp(rays[6 * bk + 3] * u.speed), clamp(rays[6 * bk + 4] * u.speed))
+        set_pref(u.id, clamp(rays[6 * bk + 3] * u.speed), clamp(rays[6 * bk + 4] * u.speed))
     end
 end
 
@@ -493,12 +529,12 @@ function Surround:_blocking(hit)
 end
 
 -- Phase 1: the preferred velocity of a unit at (x, y), toward the ring.
-function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
+function Surround:_approach(id, x, y, tx, ty, d, radius, speed, dt)
     local world = self.world
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local ux, uy, gap, s, direct = self:_toward_ring(x, y, tx, ty, d, r_goal, speed, dt)
     if direct then return ux * s, uy * s end
-    if d > r_goal and gap <= 2 * world:radius(id) then
+    if d > r_goal and gap <= 2 * radius then
         -- Arriving: the holders beside it make room (before_solve's ring),
         -- so keep the angle, move with the target and press in.
         local tv = self.target_vel
@@ -506,7 +542,6 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
     end
     -- Two probe rays from the body's edges (just inside, so the caster's own
     -- disc is what ray_cast skips), as long as the way to the ring.
-    local radius = world:radius(id)
     local ex, ey = -uy * radius * 0.999, ux * radius * 0.999
     -- A neighbour pressed against an edge contains that ray's start, and
     -- ray_cast skips it: confirm with a ray swept as wide as the body. (The
@@ -544,45 +579,24 @@ function Surround:_approach(id, x, y, tx, ty, d, speed, dt)
 end
 
 
---- Sets every unit's preferred velocity: phase 1 or phase 2. Units whose
--- agent was removed are dropped. dt defaults to the world's time step.
-function Surround:before_solve(dt)
-    check_self(self, "before_solve")
-    self:_before_solve(dt, "before_solve")
-end
-
--- before_solve's work; fname: the method the user called (errors name it).
-function Surround:_before_solve(dt, fname)
-    local world = self.world
-    dt = dt == nil and world:time_step() or dt
-    if not check.time_step(dt) then
-        error(format("bad argument #1 to '%s' (dt must be a number in [1e-45, 3.4e38], got %s)", fname,
-            show(dt)), 3)
-    end
-    if self.target_id and not world:is_valid(self.target_id) then
-        error(format("bad argument #0 to '%s' (the target agent was removed: set_target first)", fname), 3)
-    end
-    local tx, ty, tvx, tvy = self:target()
-    self.target_vel = { tvx, tvy }
+-- before_solve's work on the units' positions, radii and max speeds
+-- (unit_xy, unit_radius, unit_speed): the phases, the holders sorted
+-- around the ring, the widest gap, the holders' preferred velocities.
+-- Returns pos: id -> { x, y, distance to the target, radius, max speed }.
+-- (No world call here: LuaJIT compiles it; see the end of the file.)
+function Surround:_ring(tx, ty, tvx, tvy, dt)
+    local units, phase = self.units, self.phase_of
     local r_attack, tol = self.attack_radius, self.tolerance
     local r_goal = r_attack - 0.5 * tol
-    local units, phase = self.units, self.phase_of
-    -- drop removed agents
-    for i = #units, 1, -1 do
-        if not world:is_valid(units[i]) then
-            phase[units[i]], self.stalled[units[i]], self.flip_until[units[i]] = nil, nil, nil
-            table.remove(units, i)
-        end
-    end
     -- who holds now: entering the band starts phase 2; a holder carried more
     -- than a band's width out of it (a target too fast to follow) starts over
     local holders = {}
     local pos = {}
-    for _, id in ipairs(units) do
-        local x, y = world:position(id)
+    for k, id in ipairs(units) do
+        local x, y = unit_xy[2 * k - 1], unit_xy[2 * k]
         local dx, dy = x - tx, y - ty
         local d = sqrt(dx * dx + dy * dy)
-        pos[id] = { x, y, d }
+        pos[id] = { x, y, d, unit_radius[k], unit_speed[k] }
         if self.hold then
             if phase[id] == "approach" and d >= r_attack - tol and d <= r_attack then
                 phase[id] = "hold"
@@ -622,7 +636,7 @@ function Surround:_before_solve(dt, fname)
     for _, id in ipairs(holders) do ring[#ring + 1] = id end
     for _, id in ipairs(units) do
         local p = pos[id]
-        if phase[id] == "approach" and p[3] > r_attack and p[3] <= r_attack + 2 * world:radius(id) then
+        if phase[id] == "approach" and p[3] > r_attack and p[3] <= r_attack + 2 * p[4] then
             ring[#ring + 1] = id
             ang[id] = angle(p[1] - tx, p[2] - ty)
         end
@@ -637,7 +651,7 @@ function Surround:_before_solve(dt, fname)
         local d = p[3]
         local ex, ey = 1, 0
         if d > 0 then ex, ey = (p[1] - tx) / d, (p[2] - ty) / d end
-        local speed = world:max_speed(id)
+        local speed = p[5]
         local radial = (r_goal - d) * gain
         if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
         local tangential = 0
@@ -656,25 +670,63 @@ function Surround:_before_solve(dt, fname)
             local cap = self.spread_speed
             if tangential > cap then tangential = cap elseif tangential < -cap then tangential = -cap end
         end
-        world:set_pref_velocity(id, clamp(tvx + ex * radial - ey * tangential),
-            clamp(tvy + ey * radial + ex * tangential))
+        set_pref(id, clamp(tvx + ex * radial - ey * tangential), clamp(tvy + ey * radial + ex * tangential))
     end
+    return pos
+end
+
+--- Sets every unit's preferred velocity: phase 1 or phase 2. Units whose
+-- agent was removed are dropped. dt defaults to the world's time step.
+function Surround:before_solve(dt)
+    check_self(self, "before_solve")
+    self:_before_solve(dt, "before_solve")
+end
+
+-- before_solve's work; fname: the method the user called (errors name it).
+function Surround:_before_solve(dt, fname)
+    local world = self.world
+    dt = dt == nil and world:time_step() or dt
+    if not check.time_step(dt) then
+        error(format("bad argument #1 to '%s' (dt must be a number in [1e-45, 3.4e38], got %s)", fname,
+            show(dt)), 3)
+    end
+    if self.target_id and not world:is_valid(self.target_id) then
+        error(format("bad argument #0 to '%s' (the target agent was removed: set_target first)", fname), 3)
+    end
+    local tx, ty, tvx, tvy = self:target()
+    self.target_vel = { tvx, tvy }
+    local units, phase = self.units, self.phase_of
+    -- the units' positions (the call checks every id: when it fails, drop
+    -- removed agents and read again), radii and max speeds
+    if not pcall(world.positions_of, world, units, unit_xy) then
+        for i = #units, 1, -1 do
+            if not world:is_valid(units[i]) then
+                phase[units[i]], self.stalled[units[i]], self.flip_until[units[i]] = nil, nil, nil
+                table.remove(units, i)
+            end
+        end
+        world:positions_of(units, unit_xy)
+    end
+    world:radii_of(units, unit_radius)
+    world:max_speeds_of(units, unit_speed)
+    local pos = self:_ring(tx, ty, tvx, tvy, dt)
     if BATCH then
         self:_approach_all(pos, tx, ty, dt)
     else
         for _, id in ipairs(units) do
             if phase[id] == "approach" then
                 local p = pos[id]
-                local speed = world:max_speed(id)
                 if p[3] == 0 then
-                    world:set_pref_velocity(id, speed, 0) -- on the target's centre: any way out
+                    set_pref(id, clamp(p[5]), 0) -- on the target's centre: any way out
                 else
-                    local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], speed, dt)
-                    world:set_pref_velocity(id, clamp(vx), clamp(vy))
+                    local vx, vy = self:_approach(id, p[1], p[2], tx, ty, p[3], p[4], p[5], dt)
+                    set_pref(id, clamp(vx), clamp(vy))
                 end
             end
         end
     end
+    fill_pref(units)
+    world:set_pref_velocities_of(units, out_xy)
     self.frame = { tx = tx, ty = ty, tvx = tvx, tvy = tvy, pos = pos, dt = dt }
     self.clock = self.clock + dt
 end
@@ -689,35 +741,66 @@ local function free_move(world, x, y, vx, vy, dt, radius)
 end
 
 -- Holder id's projected move, into u: the tangential part of its new
--- velocity relative to the target plus the radial term that keeps it
--- mid-band (u.px, u.py), with what the fallbacks need. False when it
+-- velocity (vx, vy) relative to the target plus the radial term that keeps
+-- it mid-band (u.px, u.py), with what the fallbacks need. False when it
 -- stands on the target's centre (no direction).
-local function plan_holder(world, f, id, r_goal, gain, u)
+local function plan_holder(f, id, r_goal, gain, u, vx, vy)
     local p = f.pos[id]
     local d = p[3]
     if d <= 0 then return false end -- (a distance: never NaN)
     local ex, ey = (p[1] - f.tx) / d, (p[2] - f.ty) / d
-    local vx, vy = world:new_velocity(id)
     local rx, ry = vx - f.tvx, vy - f.tvy
     local t = rx * -ey + ry * ex -- tangential part of the relative velocity
     local radial = (r_goal - d) * gain
-    local speed = world:max_speed(id)
+    local speed = p[5]
     if radial > speed then radial = speed elseif radial < -speed then radial = -speed end
-    u.id, u.x, u.y, u.ux, u.uy, u.s, u.radius = id, p[1], p[2], ex, ey, radial, world:radius(id)
+    u.id, u.x, u.y, u.ux, u.uy, u.s, u.radius = id, p[1], p[2], ex, ey, radial, p[4]
     u.px, u.py = f.tvx + ex * radial - ey * t, f.tvy + ey * radial + ex * t
     return true
 end
 
--- A holder whose projected move is not free: the radial part alone if
--- that is, else it stands (moves with the target).
+-- The new velocity of a holder whose projected move is not free: the
+-- radial part alone if that is, else it stands (moves with the target).
 local function radial_or_stand(world, f, u, dt)
     local x, y = u.x, u.y
     local px, py = f.tvx + u.ux * u.s, f.tvy + u.uy * u.s
     if world:line_of_sight(x, y, clamp(x + px * dt), clamp(y + py * dt), u.radius) then
-        world:set_new_velocity(u.id, clamp(px), clamp(py))
-    else
-        world:set_new_velocity(u.id, f.tvx, f.tvy)
+        return clamp(px), clamp(py)
     end
+    return f.tvx, f.tvy
+end
+
+-- The holders of list (their new velocities in unit_xy) planned into
+-- plans[1 .. np], each projected move a ray (rays[1 .. 6 nr]); returns np
+-- and nr. (No world call: compiled on LuaJIT.)
+local function plan_holders(f, list, r_goal, gain, dt)
+    local np, nr = 0, 0
+    for k, id in ipairs(list) do
+        local u = plans[np + 1] or {}
+        plans[np + 1] = u
+        if plan_holder(f, id, r_goal, gain, u, unit_xy[2 * k - 1], unit_xy[2 * k]) then
+            np = np + 1
+            local px, py = u.px, u.py
+            local len = sqrt(px * px + py * py) * dt
+            if len == 0 then
+                u.ray = nil -- (no move: free)
+            else
+                if len > FAR then len = FAR end -- (the core casts within 1e9 m)
+                u.ray = 3 * nr -- (its hit at hits[u.ray + 1 ..])
+                local i = 6 * nr
+                rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = u.x, u.y, px, py
+                rays[i + 5], rays[i + 6] = len, u.radius * 0.999
+                nr = nr + 1
+            end
+        end
+    end
+    return np, nr
+end
+
+-- Appends a new velocity to set (n so far); returns n + 1.
+local function put_new(n, id, vx, vy)
+    out_ids[n + 1], out_xy[2 * n + 1], out_xy[2 * n + 2] = id, vx, vy
+    return n + 1
 end
 
 --- Between world:solve and world:integrate: keeps only the tangential part
@@ -741,54 +824,49 @@ function Surround:after_solve()
     local r_goal = self.attack_radius - 0.5 * self.tolerance
     local dt = f.dt
     local gain = 1 / dt
+    -- the holders' new velocities, read in one call (holders removed since
+    -- before_solve dropped), and the projected ones set in one call
+    local list = self.holders
+    if not pcall(world.new_velocities_of, world, list, unit_xy) then
+        local live = {}
+        for _, id in ipairs(list) do
+            if world:is_valid(id) then live[#live + 1] = id end
+        end
+        list = live
+        world:new_velocities_of(list, unit_xy)
+    end
+    local n = 0 -- new velocities to set: out_ids[1 .. n]
     if not BATCH then -- one cast per holder (cheaper than a batch's bookkeeping on Lua 5.4)
         local u = plans[1] or {}
         plans[1] = u
-        for _, id in ipairs(self.holders) do
-            if world:is_valid(id) and plan_holder(world, f, id, r_goal, gain, u) then
+        for k, id in ipairs(list) do
+            if plan_holder(f, id, r_goal, gain, u, unit_xy[2 * k - 1], unit_xy[2 * k]) then
                 if free_move(world, u.x, u.y, u.px, u.py, dt, u.radius) then
-                    world:set_new_velocity(id, clamp(u.px), clamp(u.py))
+                    n = put_new(n, id, clamp(u.px), clamp(u.py))
                 else
-                    radial_or_stand(world, f, u, dt)
+                    n = put_new(n, id, radial_or_stand(world, f, u, dt))
                 end
             end
         end
-        return
-    end
-    -- The projected moves first, each swept by a disc of the holder's size
-    -- (touching ones excepted) in one core call: the casts only read the
-    -- world, the new velocities set below do not change what they see.
-    local np, nr = 0, 0
-    for _, id in ipairs(self.holders) do
-        if world:is_valid(id) then
-            local u = plans[np + 1] or {}
-            plans[np + 1] = u
-            if plan_holder(world, f, id, r_goal, gain, u) then
-                np = np + 1
-                local px, py = u.px, u.py
-                local len = sqrt(px * px + py * py) * dt
-                if len == 0 then
-                    u.ray = nil -- (no move: free)
-                else
-                    if len > FAR then len = FAR end -- (the core casts within 1e9 m)
-                    u.ray = 3 * nr -- (its hit at hits[u.ray + 1 ..])
-                    local i = 6 * nr
-                    rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4] = u.x, u.y, px, py
-                    rays[i + 5], rays[i + 6] = len, u.radius * 0.999
-                    nr = nr + 1
-                end
+    else
+        -- The projected moves first, each swept by a disc of the holder's
+        -- size (touching ones excepted) in one core call: the casts only
+        -- read the world, the new velocities set below do not change what
+        -- they see.
+        local np, nr = plan_holders(f, list, r_goal, gain, dt)
+        if nr > 0 then cast(world, nr) end
+        for k = 1, np do
+            local u = plans[k]
+            if u.ray == nil or hits[u.ray + 1] < 0 then
+                n = put_new(n, u.id, clamp(u.px), clamp(u.py))
+            else
+                n = put_new(n, u.id, radial_or_stand(world, f, u, dt))
             end
         end
     end
-    if nr > 0 then cast(world, nr) end
-    for k = 1, np do
-        local u = plans[k]
-        if u.ray == nil or hits[u.ray + 1] < 0 then
-            world:set_new_velocity(u.id, clamp(u.px), clamp(u.py))
-        else
-            radial_or_stand(world, f, u, dt)
-        end
-    end
+    for i = #out_ids, n + 1, -1 do out_ids[i] = nil end
+    for i = #out_xy, 2 * n + 1, -1 do out_xy[i] = nil end
+    world:set_new_velocities_of(out_ids, out_xy)
 end
 
 --- before_solve(dt), world:solve(dt), after_solve(), world:integrate(dt).
@@ -874,8 +952,9 @@ end
 -- go to the core in a few world:ray_casts calls a frame, where one
 -- interpreted ray_cast call a ray cost about 6000 instructions.
 if jit then
-    for _, f in ipairs { Surround._before_solve, Surround._approach_all, Surround._blocks, Surround.after_solve,
-        Surround._toward_ring, Surround._side, sort_by_angle, add_ray, cast, plan_holder, radial_or_stand } do
+    for _, f in ipairs { Surround._before_solve, Surround._ring, Surround._plan_approach, Surround._approach_all,
+        Surround._blocks, Surround.after_solve, Surround._toward_ring, Surround._side, sort_by_angle, add_ray, cast,
+        plan_holder, plan_holders, radial_or_stand, set_pref, fill_pref, put_new } do
         jit.off(f, true)
     end
 end
