@@ -104,7 +104,7 @@ describe("rvo.cdef", function()
 
     it("lists the methods of src/lua/methods.def with known shapes, each once", function()
         local shapes = { VEC_GET = true, VEC_SET = true, FLOAT = true, DO = true, FLAG = true, VALID = true,
-            COUNT = true }
+            COUNT = true, VECS_GET = true, NUMS_GET = true, VECS_SET = true }
         local seen, lines = {}, 0
         for _ in read("src/lua/methods.def"):gmatch("\n(METHOD%b())") do
             lines = lines + 1
