@@ -492,6 +492,31 @@ function World:set_new_velocities(xy) end
 ---@return integer moving agents given a non-zero preferred velocity
 function World:steer(ids, goals, amount, slow_radius, arrive, rng, left) end
 
+---rvo.surround's frame in bulk (Surround:before_solve uses it): for the
+---units, their phases (0 approach, 1 hold), stall times [s] and flip
+---deadlines (clock values; below def.clock: none), updated in place, sets
+---every unit's preferred velocity (the ring, the probes) and fills holders
+---with the holders in ring order. def: x, y, vx, vy (the target),
+---attack_radius, tolerance, probe_length, spread_speed, dt, clock (numbers)
+---and spread, hold, probes (booleans), as rvo.surround's options.
+---@param units rvo.AgentId[]
+---@param phases integer[]
+---@param stalled number[]
+---@param flips number[]
+---@param def table
+---@param holders rvo.AgentId[]
+---@return integer holders the number of holders
+---@return number? gap_angle the middle of the widest gap between holders (nil: nobody holds)
+function World:surround_plan(units, phases, stalled, flips, def, holders) end
+
+---rvo.surround's projection in bulk (Surround:after_solve uses it), between
+---solve and integrate: each holder keeps the tangential part of its new
+---velocity relative to the target, plus the radial term that keeps it
+---mid-band (def as surround_plan's).
+---@param holders rvo.AgentId[]
+---@param def table
+function World:surround_project(holders, def) end
+
 -- Obstacles ------------------------------------------------------------------
 
 ---A closed polygon (counter-clockwise: solid; clockwise: an enclosure; opts.side overrides) or,

@@ -414,6 +414,37 @@ RVO_API int rvo_world_ray_cast_from(rvo_world *w, float x, float y, float dx, fl
 RVO_API int32_t rvo_world_ray_casts(rvo_world *w, const float *rays, int32_t n, uint32_t mask,
                                     rvo_ray_hit *hits);
 
+/* ---- rvo.surround's frame in bulk (src/services/surround.c) --------------
+ * The two-phase surround attack of lua/rvo/surround.lua (which holds its
+ * state and documents the behaviour) for n units in one call: each
+ * operation the module's, in doubles, its rays rvo_world_ray_cast's. */
+typedef struct rvo_surround_def {
+    double target_x, target_y;    /* the target [m] */
+    double target_vx, target_vy;  /* its velocity [m/s] */
+    double attack_radius;         /* outer edge of the band [m], > 0 */
+    double tolerance;             /* width of the band [m], 0 < tolerance < attack_radius */
+    double probe_length;          /* the fallback rays [m], > 0 */
+    double spread_speed;          /* the fastest a holder slides to even out [m/s], >= 0 */
+    double dt;                    /* the step [s], > 0 */
+    double clock;                 /* the attack's clock [s]: stall flips end at clock values */
+    int32_t spread, hold, probes; /* booleans: holders even out, phase 2, phase 1 rays */
+} rvo_surround_def;
+/* Before the solve: for units[k], k < n, updates phase[k] (0 approach, 1
+ * hold), stalled[k] [s] and flip_until[k] (a clock value; below clock: no
+ * flip), sets every unit's preferred velocity, writes the holders in ring
+ * order into holders (up to n ids) and the middle angle of the widest gap
+ * between them into *gap_angle (NULL: not wanted; -1: nobody holds).
+ * Returns the number of holders, or a negative rvo_status (an unknown unit
+ * is named by its place in units; nothing is set then). */
+RVO_API int32_t rvo_world_surround_plan(rvo_world *w, const rvo_surround_def *def, const rvo_agent_id *units,
+                                        int32_t n, uint8_t *phase, double *stalled, double *flip_until,
+                                        rvo_agent_id *holders, double *gap_angle);
+/* Between solve and integrate: the holders' new velocities keep only their
+ * tangential part relative to the target, plus the radial term that keeps
+ * them mid-band; no sliding, then standing, when that move is not free. */
+RVO_API rvo_status rvo_world_surround_project(rvo_world *w, const rvo_surround_def *def,
+                                              const rvo_agent_id *holders, int32_t n);
+
 /* ---- stall events (src/stall.c) -----------------------------------------
  * An agent stalls while it moves along its preferred velocity at less than
  * progress x its preferred speed (the velocity it really moved with, after

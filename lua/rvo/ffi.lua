@@ -1072,6 +1072,103 @@ function methods.steer(self, ids, goals, amount, slow_radius, arrive, rng, left)
     return moving
 end
 
+-- rvo.surround's frame in bulk (rvo.core's l_surround_plan, l_surround_project):
+-- world:surround_plan(units, phases, stalled, flips, def, holders) -> holder
+-- count, gap angle or nil; world:surround_project(holders, def).
+local SURROUND_NUMS = { "x", "y", "vx", "vy", "attack_radius", "tolerance", "probe_length", "spread_speed", "dt",
+    "clock" }
+local SURROUND_FIELDS = { "target_x", "target_y", "target_vx", "target_vy", "attack_radius", "tolerance",
+    "probe_length", "spread_speed", "dt", "clock" }
+local SURROUND_FLAGS = { "spread", "hold", "probes" }
+local SURROUND_MAP = { 5, 1, 1, 2, 3, 4, 6 } -- core: def, units, n, phase, stalled, flip_until, holders
+local PROJECT_MAP = { 2, 1, 1 }              -- core: def, holders, n
+local sdef = ffi.new("rvo_surround_def")
+local gap_out = ffi.new("double[1]")
+local ucap, ustalled, uflips, uphase, uholders = 0, nil, nil, nil, nil
+
+-- def (argument arg) into sdef. (Errors point at the method's caller.)
+local function surround_def(def, arg, fn)
+    if type(def) ~= "table" then type_fail(arg, fn, "table", def, 4) end
+    for k = 1, #SURROUND_NUMS do
+        local v = def[SURROUND_NUMS[k]]
+        if type(v) ~= "number" then
+            arg_fail(arg, fn, format("field '%s': number expected, got %s", SURROUND_NUMS[k], type_name(v)), 4)
+        end
+        sdef[SURROUND_FIELDS[k]] = v
+    end
+    for k = 1, #SURROUND_FLAGS do
+        local v = def[SURROUND_FLAGS[k]]
+        if type(v) ~= "boolean" then
+            arg_fail(arg, fn, format("field '%s': boolean expected, got %s", SURROUND_FLAGS[k], type_name(v)), 4)
+        end
+        sdef[SURROUND_FLAGS[k]] = v and 1 or 0
+    end
+end
+
+-- n numbers of list t (argument arg) into the C array out.
+local function unit_numbers(t, n, out, arg, fn)
+    for k = 1, n do
+        local v = t[k]
+        if type(v) ~= "number" then
+            arg_fail(arg, fn, format("number expected at index %d, got %s", k, type_name(v)), 4)
+        end
+        out[k - 1] = v
+    end
+end
+
+function methods.surround_plan(self, units, phases, stalled, flips, def, holders)
+    local fn = "surround_plan"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    local args = { units, phases, stalled, flips, def, holders }
+    for arg = 1, 6 do
+        if type(args[arg]) ~= "table" then type_fail(arg, fn, "table", args[arg]) end
+    end
+    surround_def(def, 5, fn)
+    local ib, n = read_ids(units, fn)
+    if n > ucap then
+        ucap = n > 2 * ucap and n or 2 * ucap
+        ustalled, uflips = ffi.new("double[?]", ucap), ffi.new("double[?]", ucap)
+        uphase, uholders = ffi.new("uint8_t[?]", ucap), ffi.new("rvo_agent_id[?]", ucap)
+    end
+    local st, fl, ph, ho = ustalled, uflips, uphase, uholders
+    unit_numbers(phases, n, st, 2, fn) -- (read into st first: checked below)
+    for k = 1, n do
+        local v = phases[k]
+        ph[k - 1] = (v == 0 or v == 1) and v or 0
+    end
+    unit_numbers(stalled, n, st, 3, fn)
+    unit_numbers(flips, n, fl, 4, fn)
+    for k = 1, n do
+        local v = phases[k]
+        if v ~= 0 and v ~= 1 then arg_fail(2, fn, format("phase %d must be 0 or 1", k)) end
+    end
+    local nh = C.rvo_world_surround_plan(w, sdef, ib, n, ph, st, fl, ho, gap_out)
+    if nh < 0 then core_fail(w, nh, fn, SURROUND_MAP) end
+    for k = 1, n do
+        phases[k], stalled[k], flips[k] = ph[k - 1], st[k - 1], fl[k - 1]
+    end
+    for k = 1, nh do
+        holders[k] = tonumber(ho[k - 1])
+    end
+    clear_tail(holders, nh + 1)
+    local gap = gap_out[0]
+    if gap < 0 then return nh, nil end
+    return nh, gap
+end
+
+function methods.surround_project(self, holders, def)
+    local fn = "surround_project"
+    local w = getmetatable(self) == World and self._w
+    if not w then bad_self(self, fn) end
+    if type(holders) ~= "table" then type_fail(1, fn, "table", holders) end
+    if type(def) ~= "table" then type_fail(2, fn, "table", def) end
+    surround_def(def, 2, fn)
+    local ib, n = read_ids(holders, fn)
+    local st = C.rvo_world_surround_project(w, sdef, ib, n)
+    if st ~= 0 then core_fail(w, st, fn, PROJECT_MAP) end
+end
+
 -- performance: zero-copy views, a `const float *` into the world (x of agent
 -- k, 0-based in world order, at [2k], y at [2k + 1]); valid until the next
 -- step, integrate, add_agent or remove_agent. Reading past 2 * agent_count

@@ -1,6 +1,7 @@
 /* The behaviour modules' bulk calls (issue 19): lock timers
  * (rvo_world_advance_locks, _lock_solved, _release_pushed, per-agent
- * lock time and auto lock) and rvo.jitter's steering (rvo_world_steer).
+ * lock time and auto lock), rvo.jitter's steering (rvo_world_steer) and
+ * rvo.surround's frame (rvo_world_surround_plan, _project).
  * Bad input fails clearly and leaves the world as it was; timers go on
  * bit for bit through a snapshot and on any thread count. */
 #include "check.h"
@@ -362,6 +363,69 @@ static void steer(void) {
     rvo_world_destroy(w);
 }
 
+/* rvo.surround's frame: phases, the ring order, preferred velocities toward
+ * the band, the projection; bad input fails and changes nothing. */
+static void surround(void) {
+    rvo_world *w = world(0.1f, 1);
+    rvo_surround_def def = {.target_x = 0,
+                            .target_y = 0,
+                            .attack_radius = 3,
+                            .tolerance = 0.5,
+                            .probe_length = 3,
+                            .spread_speed = 0.5,
+                            .dt = 0.1,
+                            .clock = 0,
+                            .spread = 1,
+                            .hold = 1,
+                            .probes = 1};
+    /* two on the band (at 90 and 0 degrees), one far out east */
+    const rvo_agent_id u[3] = {agent(w, 0, 2.8f, 0, 0), agent(w, 2.8f, 0, 0, 0), agent(w, 20, 0, 0, 0)};
+    uint8_t phase[3] = {0, 0, 0};
+    double stalled[3] = {0, 0, 0}, flip[3] = {-1, -1, -1}, gap = 0;
+    rvo_agent_id holders[3] = {0, 0, 0};
+    CHECK(rvo_world_surround_plan(w, &def, u, 3, phase, stalled, flip, holders, &gap) == 2);
+    CHECK(phase[0] == 1 && phase[1] == 1 && phase[2] == 0);
+    CHECK(holders[0] == u[1] && holders[1] == u[0]); /* by angle: 0, then 90 degrees */
+    CHECK(gap > 3.14159 && gap < 6.28319);           /* the widest gap: the 270 degrees from 90 to 360 */
+    rvo_vec2 v;
+    CHECK(rvo_agent_pref_velocity(w, u[2], &v) == RVO_OK && v.x == -2.0f && v.y == 0); /* straight in */
+    /* bad input: nothing changes */
+    const rvo_vec2 before = v;
+    const rvo_agent_id gone[2] = {u[2], 999};
+    CHECK(rvo_world_surround_plan(w, &def, gone, 2, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_world_last_error_arg(w) == 2);
+    CHECK(rvo_world_surround_plan(w, NULL, u, 3, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_INVALID_ARGUMENT);
+    rvo_surround_def bad = def;
+    bad.tolerance = 4;
+    CHECK(rvo_world_surround_plan(w, &bad, u, 3, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_INVALID_ARGUMENT);
+    bad = def;
+    bad.dt = NAN;
+    CHECK(rvo_world_surround_plan(w, &bad, u, 3, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_INVALID_ARGUMENT);
+    phase[2] = 2;
+    CHECK(rvo_world_surround_plan(w, &def, u, 3, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_world_last_error_arg(w) == 4);
+    phase[2] = 0;
+    CHECK(rvo_world_surround_plan(w, &def, u, -1, phase, stalled, flip, holders, &gap) ==
+          RVO_ERR_INVALID_ARGUMENT);
+    CHECK(rvo_agent_pref_velocity(w, u[2], &v) == RVO_OK && same_bits(&v, &before));
+    CHECK(rvo_world_surround_plan(w, &def, NULL, 0, NULL, NULL, NULL, NULL, NULL) == 0);
+    /* the projection: only between solve and integrate */
+    CHECK(rvo_world_surround_project(w, &def, holders, 2) == RVO_ERR_PHASE);
+    CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+    CHECK(rvo_world_surround_project(w, &def, gone, 2) == RVO_ERR_UNKNOWN_ID);
+    CHECK(rvo_world_surround_project(w, &def, holders, 2) == RVO_OK);
+    rvo_vec2
+        nv; /* a holder keeps no radial part beyond the pull to mid-band (2.75 m): inward, at most 0.5 m/s */
+    CHECK(rvo_agent_new_velocity(w, u[1], &nv) == RVO_OK && nv.x < 0 && nv.x > -0.51f);
+    CHECK(rvo_world_integrate(w, 0.1f) == RVO_OK);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
     timers();
     who();
@@ -375,5 +439,6 @@ int main(void) {
     CHECK(crowd(3, false) == h1);
     CHECK(crowd(3, true) == h1);
     steer();
+    surround();
     return check_finish("bulk_modules");
 }

@@ -469,6 +469,32 @@ for _, v in ipairs { "positions_of", "velocities_of", "new_velocities_of", "radi
         return "w:" .. v, bound(S.methods[v], S.w), { n = 2, ids, buffer(r) }, true, S.w
     end)
 end
+-- rvo.surround's frame in bulk: a def now and then with a bad field
+local function surround_def(r)
+    local d = { x = VALID.coord(r), y = VALID.coord(r), vx = VALID.vel(r), vy = VALID.vel(r),
+        attack_radius = r:uniform(1, 5), tolerance = r:uniform(0.1, 0.9), probe_length = r:uniform(0.5, 6),
+        spread_speed = r:uniform(0, 1), dt = VALID.dt(r), clock = r:uniform(0, 10), spread = r:chance(0.7),
+        hold = r:chance(0.8), probes = r:chance(0.8) }
+    if r:chance(0.1) then
+        d[r:pick { "x", "attack_radius", "tolerance", "dt", "spread", "clock" }] = odd_value(r)
+    end
+    return d
+end
+op(2, "surround_plan", function(r)
+    local ids, n = of_ids(r)
+    local phases, stalled, flips = {}, {}, {}
+    for k = 1, n do
+        phases[k] = r:chance(0.95) and r:int(2) - 1 or odd_value(r)
+        stalled[k] = r:chance(0.5) and 0 or r:uniform(0, 3)
+        flips[k] = r:chance(0.7) and -1 or r:uniform(0, 10)
+    end
+    return "w:surround_plan", bound(S.methods.surround_plan, S.w),
+        { n = 6, ids, phases, stalled, flips, surround_def(r), buffer(r) or {} }, true, S.w
+end)
+op(1, "surround_project", function(r)
+    local ids = of_ids(r)
+    return "w:surround_project", bound(S.methods.surround_project, S.w), { n = 2, ids, surround_def(r) }, true, S.w
+end)
 for _, v in ipairs { "set_pref_velocities_of", "set_new_velocities_of" } do
     op(1, v, function(r)
         local ids, n = of_ids(r)

@@ -82,6 +82,8 @@ return {
     { "set_new_velocities", "xy:table" },
     { "steer", "ids:table", "goals:table", "amount:number", "slow_radius:number", "arrive:number", "rng?:table",
         "left?:table" },
+    { "surround_plan", "units:table", "phases:table", "stalled:table", "flips:table", "def:table", "holders:table" },
+    { "surround_project", "holders:table", "def:table" },
     { "positions_view" },
     { "velocities_view" },
     -- bulk calls for a list of agent ids

@@ -155,7 +155,10 @@ describe("the world's method surface (tests/lua/surface.lua)", function()
     local GOOD = { set_pref_velocities = { 0, 0, 0, 0 }, set_new_velocities = { 0, 0, 0, 0 },
         add_obstacle = { 0, 0, 1, 0, 1, 1 }, set_obstacle_points = { 10, 10, 12, 10, 12, 12 } }
     local GOOD_ARG = { set_obstacle_points = 2 } -- the list's place, when not first
-    local GOOD_MORE = { steer = { [6] = { s1 = 1, s2 = 1 } } } -- other arguments whose content matters
+    local SURROUND_DEF = { x = 0, y = 0, vx = 0, vy = 0, attack_radius = 3, tolerance = 0.5, probe_length = 3,
+        spread_speed = 0.5, dt = 0.1, clock = 0, spread = true, hold = true, probes = true }
+    local GOOD_MORE = { steer = { [6] = { s1 = 1, s2 = 1 } }, -- other arguments whose content matters
+        surround_plan = { [5] = SURROUND_DEF }, surround_project = { [2] = SURROUND_DEF } }
     local BEFORE = { release_pushed = function(w) w:integrate() end } -- methods of another phase
 
     for _, all in ipairs { false, true } do

@@ -218,6 +218,131 @@ static int l_steer(lua_State *L) {
     return 1;
 }
 
+/* ---- rvo.surround's frame in bulk --------------------------------------
+ * world:surround_plan(units, phases, stalled, flips, def, holders) ->
+ * holder count, gap angle (nil: nobody holds): phases (0/1), stalled and
+ * flips (1 per unit) are updated in place, holders filled (ring order).
+ * world:surround_project(holders, def). def: the fields of
+ * rvo_surround_def (x, y, vx, vy for the target). */
+
+static const char *const surround_nums[] = {
+    "x", "y", "vx", "vy", "attack_radius", "tolerance", "probe_length", "spread_speed", "dt", "clock"};
+static const char *const surround_flags[] = {"spread", "hold", "probes"};
+
+static void surround_def(lua_State *L, int arg, const char *fn, rvo_surround_def *d) {
+    double *num[] = {&d->target_x,  &d->target_y,     &d->target_vx,    &d->target_vy, &d->attack_radius,
+                     &d->tolerance, &d->probe_length, &d->spread_speed, &d->dt,        &d->clock};
+    int32_t *flag[] = {&d->spread, &d->hold, &d->probes};
+    size_t k;
+    check_table(L, arg, fn);
+    for (k = 0; k < sizeof num / sizeof num[0]; k++) {
+        if (lua_getfield(L, arg + 1, surround_nums[k]) != LUA_TNUMBER) {
+            lua_pushfstring(L, "field '%s': number expected, got %s", surround_nums[k], type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        *num[k] = (double)lua_tonumberx(L, -1, NULL);
+        lua_pop(L, 1);
+    }
+    for (k = 0; k < sizeof flag / sizeof flag[0]; k++) {
+        if (lua_getfield(L, arg + 1, surround_flags[k]) != LUA_TBOOLEAN) {
+            lua_pushfstring(L, "field '%s': boolean expected, got %s", surround_flags[k], type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        *flag[k] = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+}
+
+/* n numbers of list argument arg into out. */
+static void unit_numbers(lua_State *L, int arg, const char *fn, lua_Integer n, double *out) {
+    lua_Integer k;
+    for (k = 0; k < n; k++) {
+        if (lua_rawgeti(L, arg + 1, k + 1) != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        out[k] = (double)lua_tonumberx(L, -1, NULL);
+        lua_pop(L, 1);
+    }
+}
+
+static int l_surround_plan(lua_State *L) {
+    static const char fn[] = "surround_plan";
+    lworld *lw = check_world(L, fn);
+    rvo_surround_def def;
+    lua_Integer n, k;
+    rvo_agent_id *units, *holders;
+    double *stalled, *flips, *phase_in, gap = -1.0;
+    uint8_t *phase;
+    int32_t nh;
+    int arg;
+    for (arg = 1; arg <= 6; arg++) {
+        check_table(L, arg, fn);
+    }
+    surround_def(L, 5, fn, &def);
+    units = read_id_list(L, lw, 1, fn, &n);
+    /* doubles: stalled, flips, phases as read, then holders (8 bytes each), then phases (bytes) */
+    stalled = (double *)(void *)floats(L, lw, 2 * (5 * (size_t)n + 1));
+    flips = stalled + n;
+    phase_in = flips + n;
+    holders = (rvo_agent_id *)(void *)(phase_in + n);
+    phase = (uint8_t *)(void *)(holders + n);
+    unit_numbers(L, 2, fn, n, phase_in);
+    unit_numbers(L, 3, fn, n, stalled);
+    unit_numbers(L, 4, fn, n, flips);
+    for (k = 0; k < n; k++) {
+        if (phase_in[k] != 0.0 && phase_in[k] != 1.0) {
+            lua_pushfstring(L, "phase %I must be 0 or 1", k + 1);
+            arg_error(L, 2, fn, lua_tostring(L, -1));
+        }
+        phase[k] = (uint8_t)phase_in[k];
+    }
+    nh = rvo_world_surround_plan(lw->w, &def, units, (int32_t)n, phase, stalled, flips, holders, &gap);
+    if (nh < 0) {
+        /* core: def 1, units 2, n 3, phase 4, stalled 5, flip_until 6, holders 7 */
+        static const signed char map[] = {5, 1, 1, 2, 3, 4, 6};
+        core_error(L, lw->w, (rvo_status)nh, fn, map, 7);
+    }
+    for (k = 0; k < n; k++) {
+        lua_pushinteger(L, (lua_Integer)phase[k]);
+        lua_rawseti(L, 3, k + 1);
+        lua_pushnumber(L, (lua_Number)stalled[k]);
+        lua_rawseti(L, 4, k + 1);
+        lua_pushnumber(L, (lua_Number)flips[k]);
+        lua_rawseti(L, 5, k + 1);
+    }
+    for (k = 0; k < nh; k++) {
+        push_id(L, holders[k]);
+        lua_rawseti(L, 7, k + 1);
+    }
+    clear_tail(L, 7, (lua_Integer)nh + 1);
+    lua_pushinteger(L, (lua_Integer)nh);
+    if (gap < 0.0) {
+        lua_pushnil(L);
+    } else {
+        lua_pushnumber(L, (lua_Number)gap);
+    }
+    return 2;
+}
+
+static int l_surround_project(lua_State *L) {
+    static const char fn[] = "surround_project";
+    lworld *lw = check_world(L, fn);
+    rvo_surround_def def;
+    lua_Integer n;
+    rvo_agent_id *holders;
+    rvo_status st;
+    check_table(L, 1, fn);
+    surround_def(L, 2, fn, &def);
+    holders = read_id_list(L, lw, 1, fn, &n);
+    st = rvo_world_surround_project(lw->w, &def, holders, (int32_t)n);
+    if (st != RVO_OK) {
+        static const signed char map[] = {2, 1, 1}; /* core: def 1, holders 2, n 3 */
+        core_error(L, lw->w, st, fn, map, 3);
+    }
+    return 0;
+}
+
 /* ---- performance: zero-copy views --------------------------------------
  * world:positions_view() / velocities_view(): a read-only view v of the
  * world's array, v[2k] and v[2k + 1] (0-based, world order) the x and y of
@@ -293,7 +418,9 @@ const luaL_Reg bulk_methods[] = {{"ids", l_ids},
                                  {"new_velocities", l_new_velocities},
                                  {"set_pref_velocities", l_set_pref_velocities},
                                  {"set_new_velocities", l_set_new_velocities},
-                                 {"steer", l_steer},                   /* rvo.jitter's steering in bulk */
+                                 {"steer", l_steer},                 /* rvo.jitter's steering in bulk */
+                                 {"surround_plan", l_surround_plan}, /* rvo.surround's frame in bulk */
+                                 {"surround_project", l_surround_project},
                                  {"positions_view", l_positions_view}, /* performance: zero-copy views */
                                  {"velocities_view", l_velocities_view},
                                  {NULL, NULL}};

@@ -350,3 +350,32 @@ lua_Integer list_len(lua_State *L, int idx, lua_Integer len) {
     }
     return n;
 }
+
+/* The ids of list argument arg (a table, checked), up to its first nil,
+ * into the world's id scratch; *n: how many. */
+rvo_agent_id *read_id_list(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer *n) {
+    const lua_Integer raw = (lua_Integer)lua_rawlen(L, arg + 1);
+    lua_Integer k;
+    rvo_agent_id *ib;
+    if (raw > INT32_MAX / 4) {
+        arg_error(L, arg, fn, "too many ids");
+    }
+    ib = ids(L, lw, (size_t)raw);
+    for (k = 0; k < raw; k++) {
+        int t = lua_rawgeti(L, arg + 1, k + 1), isint = 0;
+        lua_Integer i;
+        if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            break;
+        }
+        if (t != LUA_TNUMBER) {
+            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
+            arg_error(L, arg, fn, lua_tostring(L, -1));
+        }
+        i = lua_tointegerx(L, -1, &isint);
+        ib[k] = isint ? int_to_id(i) : num_to_id((double)lua_tonumberx(L, -1, NULL));
+        lua_pop(L, 1);
+    }
+    *n = k;
+    return ib;
+}

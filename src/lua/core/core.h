@@ -97,6 +97,9 @@ HIDDEN int push_id_list(lua_State *L, const rvo_agent_id *buf, int32_t n, int bu
 /* push_id_list of argument 1's buffer, for the ids buf[0 .. got) of n
  * asked for (got < 0: none). */
 HIDDEN int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got, int has_buf);
+/* The ids of list argument arg (a table, checked), up to its first nil,
+ * into the world's id scratch; *n: how many. */
+HIDDEN rvo_agent_id *read_id_list(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer *n);
 /* The length of a list argument that may have holes (see common.c). */
 HIDDEN lua_Integer list_len(lua_State *L, int idx, lua_Integer len);
 /* Parameter tables of new_world, add_agent and add_obstacle. */

@@ -91,34 +91,6 @@ typedef rvo_status of_set_fn(rvo_world *w, const rvo_agent_id *ids, int32_t n, c
 /* The core's arguments ids 1, n 2, values 3 are the method's 1, 1, 2. */
 static const signed char of_map[] = {1, 1, 2};
 
-/* The ids of list argument 1 (a table, checked), up to its first nil, into
- * the world's id scratch; *n: how many. */
-static rvo_agent_id *read_ids(lua_State *L, lworld *lw, const char *fn, lua_Integer *n) {
-    const lua_Integer raw = (lua_Integer)lua_rawlen(L, 2);
-    lua_Integer k;
-    rvo_agent_id *ib;
-    if (raw > INT32_MAX / 4) {
-        arg_error(L, 1, fn, "too many ids");
-    }
-    ib = ids(L, lw, (size_t)raw);
-    for (k = 0; k < raw; k++) {
-        int t = lua_rawgeti(L, 2, k + 1), isint = 0;
-        if (t == LUA_TNIL) {
-            lua_pop(L, 1);
-            break;
-        }
-        if (t != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", k + 1, type_name(L, -1));
-            arg_error(L, 1, fn, lua_tostring(L, -1));
-        }
-        lua_Integer i = lua_tointegerx(L, -1, &isint);
-        ib[k] = isint ? int_to_id(i) : num_to_id((double)lua_tonumberx(L, -1, NULL));
-        lua_pop(L, 1);
-    }
-    *n = k;
-    return ib;
-}
-
 static int get_of(lua_State *L, const char *fn, of_get_fn *get, int per) {
     lworld *lw = check_world(L, fn);
     lua_Integer n, i, m;
@@ -128,7 +100,7 @@ static int get_of(lua_State *L, const char *fn, of_get_fn *get, int per) {
     int has_buf;
     check_table(L, 1, fn);
     has_buf = opt_table(L, 2, fn);
-    ib = read_ids(L, lw, fn, &n);
+    ib = read_id_list(L, lw, 1, fn, &n);
     buf = floats(L, lw, (size_t)(per * n));
     st = get(lw->w, ib, (int32_t)n, buf);
     if (st != RVO_OK) {
@@ -160,7 +132,7 @@ static inline int VECS_SET(lua_State *L, const char *fn, of_set_fn *set) {
     rvo_status st;
     check_table(L, 1, fn);
     check_table(L, 2, fn);
-    ib = read_ids(L, lw, fn, &n);
+    ib = read_id_list(L, lw, 1, fn, &n);
     len = (lua_Integer)lua_rawlen(L, 3);
     if (len != 2 * n) {
         len = list_len(L, 3, len);
