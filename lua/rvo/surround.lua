@@ -331,7 +331,7 @@ end
 -- world:save(); surround.load(loaded_world, s) goes on bit for bit.
 function Surround:save()
     check_self(self, "save")
-    return state.pack("surround", self, { world = true })
+    return state.pack("surround", self, { world = true, _core_def = true }) -- (_core_def: a per-frame cache)
 end
 
 local function id_set_ok(t, value_ok)
@@ -371,7 +371,7 @@ local function valid_state(f)
             return false
         end
         local function point(p) return type(p) == "table" and num(p[1]) and num(p[2]) and num(p[3]) end
-        if not id_set_ok(fr.pos, point) then return false end
+        if fr.pos ~= nil and not id_set_ok(fr.pos, point) then return false end -- (saves before the core's frame)
     end
     return true
 end

@@ -251,4 +251,29 @@ describe("rvo.surround", function()
         s:set_target(0, 0)
         s:step()
     end)
+
+    it("saves and loads between before_solve and after_solve, and goes on bit for bit", function()
+        local function scene()
+            local w = rvo.new_world { time_step = 0.1, radius = 0.5, max_speed = 2 }
+            local boss = w:add_agent(0, 0, { weight = 0 })
+            local s = surround.new(w, { target = boss, attack_radius = 3 })
+            for k = 0, 11 do s:add(w:add_agent(8 * math.cos(k * 0.52), 8 * math.sin(k * 0.52))) end
+            for _ = 1, 30 do s:step() end
+            s:before_solve()
+            w:solve()
+            return w, s
+        end
+        local w, s = scene()
+        local w2 = rvo.load(w:save())
+        local s2 = surround.load(w2, s:save())
+        for _, pair in ipairs { { w, s }, { w2, s2 } } do
+            pair[2]:after_solve()
+            pair[1]:integrate()
+            for _ = 1, 40 do pair[2]:step() end
+        end
+        assert.are.same(w:positions(), w2:positions())
+        assert.are.equal(s:save(), s2:save())
+        w:destroy()
+        w2:destroy()
+    end)
 end)
