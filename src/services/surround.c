@@ -101,7 +101,8 @@ static bool blocks(rvo_world *w, const plan *p, int r, const rvo_ray_hit *hit) {
         const int32_t k = unit_of(p, hit->agent);
         if (k >= 0 && p->phase[k] == 0) {
             const int32_t a = rvo__slot_lookup(&w->agent_slots, hit->agent);
-            const double vx = (double)w->vel[a].x - p->def->target_vx, vy = (double)w->vel[a].y - p->def->target_vy;
+            const double vx = (double)w->vel[a].x - p->def->target_vx,
+                         vy = (double)w->vel[a].y - p->def->target_vy;
             const double slow = SUR_STANDING * (double)w->prm[a].max_speed;
             if (vx * vx + vy * vy >= slow * slow)
                 return false;
@@ -112,8 +113,8 @@ static bool blocks(rvo_world *w, const plan *p, int r, const rvo_ray_hit *hit) {
 
 static int cast(rvo_world *w, double x, double y, double dx, double dy, double len, double clearance,
                 rvo_ray_hit *hit) {
-    return rvo_world_ray_cast(w, (float)x, (float)y, (float)dx, (float)dy, (float)len, (float)clearance, SUR_ALL,
-                              hit);
+    return rvo_world_ray_cast(w, (float)x, (float)y, (float)dx, (float)dy, (float)len, (float)clearance,
+                              SUR_ALL, hit);
 }
 
 /* A blocked unit's side to try first (1: its left, -1: its right): toward
@@ -168,8 +169,8 @@ static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
     }
     /* two probes from the body's edges, then one as wide as the body */
     const double ex = -uy * u->radius * 0.999, ey = ux * u->radius * 0.999;
-    const double from[3][3] = {{u->x + ex, u->y + ey, 0.0}, {u->x - ex, u->y - ey, 0.0},
-                               {u->x, u->y, u->radius * 0.999}};
+    const double from[3][3] = {
+        {u->x + ex, u->y + ey, 0.0}, {u->x - ex, u->y - ey, 0.0}, {u->x, u->y, u->radius * 0.999}};
     bool blocked = false;
     rvo_ray_hit hit;
     for (int r = 0; r < 3 && !blocked; ++r) {
@@ -211,7 +212,7 @@ static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
 static rvo_status check_def(const rvo_world *w, const rvo_surround_def *def) {
     if (!def)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "def is NULL");
-    const double v[] = {def->target_x,     def->target_y, def->target_vx,   def->target_vy,
+    const double v[] = {def->target_x,     def->target_y, def->target_vx,    def->target_vy,
                         def->spread_speed, def->dt,       def->probe_length, def->clock};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
         if (!isfinite(v[k]))
@@ -235,15 +236,16 @@ static rvo_status read_units(rvo_world *w, const rvo_surround_def *def, const rv
                              (long)k + 1);
         const double x = (double)w->pos[a].x, y = (double)w->pos[a].y;
         const double dx = x - def->target_x, dy = y - def->target_y;
-        u[k] = (unit){x, y, sqrt(dx * dx + dy * dy), (double)w->prm[a].radius, (double)w->prm[a].max_speed,
-                      0.0, a, ids[k]};
+        u[k] = (unit){
+            x, y,     sqrt(dx * dx + dy * dy), (double)w->prm[a].radius, (double)w->prm[a].max_speed, 0.0,
+            a, ids[k]};
     }
     return RVO_OK;
 }
 
-int32_t rvo_world_surround_plan(rvo_world *w, const rvo_surround_def *def, const rvo_agent_id *units, int32_t n,
-                                uint8_t *phase, double *stalled, double *flip_until, rvo_agent_id *holders,
-                                double *gap_angle) {
+int32_t rvo_world_surround_plan(rvo_world *w, const rvo_surround_def *def, const rvo_agent_id *units,
+                                int32_t n, uint8_t *phase, double *stalled, double *flip_until,
+                                rvo_agent_id *holders, double *gap_angle) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     rvo_status st = check_def(w, def);
@@ -257,8 +259,8 @@ int32_t rvo_world_surround_plan(rvo_world *w, const rvo_surround_def *def, const
         if (phase[k] > 1)
             return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "phase %ld must be 0 or 1", (long)k + 1);
         if (!isfinite(stalled[k]) || !isfinite(flip_until[k]))
-            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, isfinite(stalled[k]) ? 6 : 5, "timer %ld is not finite",
-                             (long)k + 1);
+            return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, isfinite(stalled[k]) ? 6 : 5,
+                             "timer %ld is not finite", (long)k + 1);
     }
     unit *u = NULL;
     int32_t *idx = NULL;

@@ -422,23 +422,23 @@ rvo_status rvo_world_new_velocities_of(const rvo_world *w, const rvo_agent_id *i
     return get_vecs_of(w, w ? w->newvel : NULL, ids, n, xy);
 }
 
-rvo_status rvo_world_radii_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out) {
+/* Each agent's radius (radius true) or max speed. */
+static rvo_status sizes_of(const rvo_world *w, bool radius, const rvo_agent_id *ids, int32_t n, float *out) {
     const rvo_status s = check_ids(w, ids, n, out);
     if (s != RVO_OK)
         return s;
-    for (int32_t k = 0; k < n; ++k)
-        out[k] = w->prm[rvo__slot_lookup(&w->agent_slots, ids[k])].radius;
+    for (int32_t k = 0; k < n; ++k) {
+        const agent_params *a = &w->prm[rvo__slot_lookup(&w->agent_slots, ids[k])];
+        out[k] = radius ? a->radius : a->max_speed;
+    }
     rvo__ok(w);
     return RVO_OK;
 }
+rvo_status rvo_world_radii_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out) {
+    return sizes_of(w, true, ids, n, out);
+}
 rvo_status rvo_world_max_speeds_of(const rvo_world *w, const rvo_agent_id *ids, int32_t n, float *out) {
-    const rvo_status s = check_ids(w, ids, n, out);
-    if (s != RVO_OK)
-        return s;
-    for (int32_t k = 0; k < n; ++k)
-        out[k] = w->prm[rvo__slot_lookup(&w->agent_slots, ids[k])].max_speed;
-    rvo__ok(w);
-    return RVO_OK;
+    return sizes_of(w, false, ids, n, out);
 }
 
 /* Checks every id and value before it writes any. */

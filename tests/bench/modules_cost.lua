@@ -4,6 +4,15 @@
 -- best of 5 rounds (each the mean of 50 frames after 20), the plain and the
 -- full frame alternating so that a busy machine slows both alike.
 --   meson devenv -C build --workdir "$PWD" lua5.4 tests/bench/modules_cost.lua   (or luajit)
+-- In instructions instead: the scene for a number of frames, each frame's
+-- cost the difference of two runs (the set-up cancels):
+--   MODE=plain|steer2|full meson devenv -C build --workdir "$PWD" valgrind --tool=callgrind \
+--     --callgrind-out-file=/dev/null luajit tests/bench/modules_cost.lua frames 50   (and 0)
+-- plain: steer_all + a frame with jitter only; steer2: the same with
+-- steer_all twice (a second steerer of the same seed: the same draws), so
+-- steer2 - plain is steer_all's cost; full: steer_all + every module. Per
+-- frame, (Ir(50) - Ir(0)) / 50 of each; the figure of issue 19 is
+-- (full - plain + steer) / (plain - steer).
 local rvo = require("rvo")
 local clock = os.clock
 local N, ROUNDS = 1000, 5
@@ -25,6 +34,17 @@ local function scene(mods)
     local all = { groups = g, surround = s, jitter = j, locks = require("rvo.locks").new(w) }
     local f = require("rvo.frame").new(w, mods and all or { jitter = j })
     return w, f, ids, goals, j
+end
+if arg[1] == "frames" then
+    local mode, frames = os.getenv("MODE") or "full", tonumber(arg[2]) or 50
+    local w, f, ids, goals, j = scene(mode == "full")
+    local j2 = require("rvo.jitter").new { seed = 1 }
+    for _ = 1, 20 + frames do
+        if mode == "steer2" then j2:steer_all(w, ids, goals) end
+        j:steer_all(w, ids, goals)
+        f:step()
+    end
+    do return end
 end
 -- ms per frame: steering (per agent with steer, or steer_all), f:step()
 local function run(mods, bulk)
