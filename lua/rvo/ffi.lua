@@ -620,6 +620,30 @@ local function read_ids(ids, fn)
     return ib, n
 end
 
+-- The list t of 2 * n numbers (argument arg; per: "id" or "agent") into the
+-- float scratch, as rvo.core reads it: its length up to the first nil
+-- (list_len), a hole within # ends it too. (Errors point at the method's
+-- caller: level 4.)
+local function pairs_in(t, n, arg, fn, per)
+    local len = #t
+    if len ~= 2 * n then len = list_len(t, len) end
+    if len ~= 2 * n then
+        arg_fail(arg, fn, format("expected %d numbers (2 per %s), got %d", 2 * n, per, len), 4)
+    end
+    local b = floats(len)
+    for i = 1, len do
+        local v = t[i]
+        if v == nil then -- a hole: the list ends before it
+            arg_fail(arg, fn, format("expected %d numbers (2 per %s), got %d", 2 * n, per, i - 1), 4)
+        end
+        if type(v) ~= "number" then
+            arg_fail(arg, fn, format("number expected at index %d, got %s", i, type_name(v)), 4)
+        end
+        b[i - 1] = v
+    end
+    return b
+end
+
 local function get_of(name, f, per)
     return function(self, ids, buf)
         local w = getmetatable(self) == World and self._w
@@ -651,20 +675,7 @@ function shapes.VECS_SET(name, f)
         if type(ids) ~= "table" then type_fail(1, name, "table", ids) end
         if type(values) ~= "table" then type_fail(2, name, "table", values) end
         local ib, n = read_ids(ids, name)
-        local len = #values
-        if len ~= 2 * n then len = list_len(values, len) end
-        if len ~= 2 * n then
-            arg_fail(2, name, format("expected %d numbers (2 per id), got %d", 2 * n, len))
-        end
-        local b = floats(len)
-        for i = 1, len do
-            local v = values[i]
-            if type(v) ~= "number" then
-                arg_fail(2, name, format("number expected at index %d, got %s", i, type_name(v)))
-            end
-            b[i - 1] = v
-        end
-        local st = f(w, ib, n, b)
+        local st = f(w, ib, n, pairs_in(values, n, 2, name, "id"))
         if st ~= 0 then core_fail(w, st, name, OF_MAP) end
     end
 end
@@ -963,23 +974,7 @@ local function bulk_setter(fn, set)
         end
         if type(buf) ~= "table" then type_fail(1, fn, "table", buf) end
         local n = C.rvo_world_agent_count(w)
-        local len = #buf
-        if len ~= 2 * n then len = list_len(buf, len) end
-        if len ~= 2 * n then
-            arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, len))
-        end
-        local b = floats(len)
-        for i = 1, len do
-            local v = buf[i]
-            if v == nil then -- a hole: the list ends before it
-                arg_fail(1, fn, format("expected %d numbers (2 per agent), got %d", 2 * n, i - 1))
-            end
-            if type(v) ~= "number" then
-                arg_fail(1, fn, format("number expected at index %d, got %s", i, type_name(v)))
-            end
-            b[i - 1] = v
-        end
-        local st = set(w, b, n)
+        local st = set(w, pairs_in(buf, n, 1, fn, "agent"), n)
         if st ~= 0 then core_fail(w, st, fn, BULK_MAP) end
     end
 end

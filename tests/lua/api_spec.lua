@@ -367,6 +367,10 @@ describe("bulk access", function()
         msg = select(2, pcall(w.new_velocities_of, w, squad))
         assert.matches("new velocities exist only between solve and integrate", msg)
         assert.are.same({ 1, 2 }, w:positions_of({ ids[1], nil, ids[2] })) -- (the list ends at a nil)
+        local holed = { 1, 2, 3, 4 }
+        holed[2] = nil -- (# may still answer 4)
+        msg = select(2, pcall(w.set_pref_velocities_of, w, squad, holed))
+        assert.matches("bad argument #2 to 'set_pref_velocities_of' %(expected 4 numbers %(2 per id%), got 1%)", msg)
     end)
 
     it("works on an empty world", function()

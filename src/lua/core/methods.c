@@ -143,7 +143,12 @@ static inline int VECS_SET(lua_State *L, const char *fn, of_set_fn *set) {
     }
     buf = floats(L, lw, (size_t)len);
     for (i = 0; i < len; i++) {
-        if (lua_rawgeti(L, 3, i + 1) != LUA_TNUMBER) {
+        const int t = lua_rawgeti(L, 3, i + 1);
+        if (t == LUA_TNIL) { /* a hole: the list ends before it */
+            lua_pushfstring(L, "expected %I numbers (2 per id), got %I", 2 * n, i);
+            arg_error(L, 2, fn, lua_tostring(L, -1));
+        }
+        if (t != LUA_TNUMBER) {
             lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
             arg_error(L, 2, fn, lua_tostring(L, -1));
         }
