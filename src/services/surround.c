@@ -32,8 +32,6 @@ static double angle_of(double dx, double dy) {
     return a < 0.0 ? a + SUR_TWO_PI : a;
 }
 
-static double clamp_coord(double v) { return v > 1e9 ? 1e9 : v < -1e9 ? -1e9 : v; }
-
 /* One unit's frame: where it is (x, y, its distance d to the target), its
  * body, its speed, its agent index; its angle around the target. */
 typedef struct unit {
@@ -142,14 +140,15 @@ static double side_of(const rvo_world *w, plan *p, int32_t k) {
     return side;
 }
 
-/* Phase 1: unit k's preferred velocity toward the ring, into v; < 0 on a
- * failed ray cast. */
-static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
+/* Phase 1: unit k's preferred velocity toward the ring, into *v; < 0 on a
+ * failed ray cast. (Velocities are clamped into the coordinate range as
+ * floats: the same as clamping the doubles first, the bound being a float.) */
+static int approach(rvo_world *w, plan *p, int32_t k, rvo_vec2 *v) {
     const rvo_surround_def *def = p->def;
     const unit *u = &p->u[k];
     const double r_goal = def->attack_radius - 0.5 * def->tolerance, dt = def->dt;
     if (u->d == 0.0) {
-        v[0] = clamp_coord(u->speed), v[1] = 0.0; /* on the target's centre: any way out */
+        *v = v2(rvo__clamp_coord((float)u->speed), 0.0f); /* on the target's centre: any way out */
         return 0;
     }
     double ux = (def->target_x - u->x) / u->d, uy = (def->target_y - u->y) / u->d;
@@ -160,11 +159,12 @@ static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
     if (gap < s * dt)
         s = gap / dt;
     if (!def->probes || gap == 0.0 || gap > SUR_FAR || fabs(u->x) > SUR_FAR || fabs(u->y) > SUR_FAR) {
-        v[0] = clamp_coord(ux * s), v[1] = clamp_coord(uy * s);
+        *v = v2(rvo__clamp_coord((float)(ux * s)), rvo__clamp_coord((float)(uy * s)));
         return 0;
     }
     if (u->d > r_goal && gap <= 2.0 * u->radius) { /* arriving: press in, moving with the target */
-        v[0] = clamp_coord(def->target_vx + ux * s), v[1] = clamp_coord(def->target_vy + uy * s);
+        *v = v2(rvo__clamp_coord((float)(def->target_vx + ux * s)),
+                rvo__clamp_coord((float)(def->target_vy + uy * s)));
         return 0;
     }
     /* two probes from the body's edges, then one as wide as the body */
@@ -180,7 +180,7 @@ static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
         blocked = blocks(w, p, got, &hit);
     }
     if (!blocked) {
-        v[0] = clamp_coord(ux * s), v[1] = clamp_coord(uy * s);
+        *v = v2(rvo__clamp_coord((float)(ux * s)), rvo__clamp_coord((float)(uy * s)));
         return 0;
     }
     /* blocked: five rays as wide as the body; the freest wins, ties to the
@@ -205,7 +205,8 @@ static int approach(rvo_world *w, plan *p, int32_t k, double v[2]) {
         if (free > best)
             best = free, bk = m;
     }
-    v[0] = clamp_coord(dirs[bk][0] * u->speed), v[1] = clamp_coord(dirs[bk][1] * u->speed);
+    *v = v2(rvo__clamp_coord((float)(dirs[bk][0] * u->speed)),
+            rvo__clamp_coord((float)(dirs[bk][1] * u->speed)));
     return 0;
 }
 
@@ -351,19 +352,17 @@ int32_t rvo_world_surround_plan(rvo_world *w, const rvo_surround_def *def, const
                 else if (tangential < -cap)
                     tangential = -cap;
             }
-            w->pref[u[k].agent] = v2((float)clamp_coord(def->target_vx + ex * radial - ey * tangential),
-                                     (float)clamp_coord(def->target_vy + ey * radial + ex * tangential));
+            w->pref[u[k].agent] =
+                v2(rvo__clamp_coord((float)(def->target_vx + ex * radial - ey * tangential)),
+                   rvo__clamp_coord((float)(def->target_vy + ey * radial + ex * tangential)));
         }
         /* phase 1 */
         for (int32_t k = 0; k < n && st == RVO_OK; ++k) {
             if (phase[k] != 0)
                 continue;
-            double v[2];
-            const int got = approach(w, &p, k, v);
+            const int got = approach(w, &p, k, &w->pref[u[k].agent]);
             if (got < 0)
                 st = (rvo_status)got;
-            else
-                w->pref[u[k].agent] = v2((float)v[0], (float)v[1]);
         }
         for (int32_t h = 0; h < nh; ++h)
             holders[h] = u[hold[h]].id;
@@ -412,8 +411,8 @@ rvo_status rvo_world_surround_project(rvo_world *w, const rvo_surround_def *def,
             radial = speed;
         else if (radial < -speed)
             radial = -speed;
-        double px = tvx + ex * radial - ey * t, py = tvy + ey * radial + ex * t;
-        double len = sqrt(px * px + py * py) * dt;
+        const double px = tvx + ex * radial - ey * t, py = tvy + ey * radial + ex * t;
+        const double len = sqrt(px * px + py * py) * dt;
         bool free = len == 0.0;
         if (!free) {
             rvo_ray_hit hit;
@@ -422,17 +421,18 @@ rvo_status rvo_world_surround_project(rvo_world *w, const rvo_surround_def *def,
                 return (rvo_status)got;
             free = got == 0;
         }
-        if (free) {
-            px = clamp_coord(px), py = clamp_coord(py);
-        } else { /* the radial part alone if that is free, else it stands */
+        rvo_vec2 nv = v2(rvo__clamp_coord((float)px), rvo__clamp_coord((float)py));
+        if (!free) { /* the radial part alone if that is free, else it stands */
             const double qx = tvx + ex * radial, qy = tvy + ey * radial;
-            const int los = rvo_world_line_of_sight(w, (float)x, (float)y, (float)clamp_coord(x + qx * dt),
-                                                    (float)clamp_coord(y + qy * dt), (float)radius);
+            const int los =
+                rvo_world_line_of_sight(w, (float)x, (float)y, rvo__clamp_coord((float)(x + qx * dt)),
+                                        rvo__clamp_coord((float)(y + qy * dt)), (float)radius);
             if (los < 0)
                 return (rvo_status)los;
-            px = los ? clamp_coord(qx) : tvx, py = los ? clamp_coord(qy) : tvy;
+            nv = los ? v2(rvo__clamp_coord((float)qx), rvo__clamp_coord((float)qy))
+                     : v2((float)tvx, (float)tvy);
         }
-        const rvo_status s = rvo_agent_set_new_velocity(w, holders[k], (float)px, (float)py);
+        const rvo_status s = rvo_agent_set_new_velocity(w, holders[k], nv.x, nv.y);
         if (s != RVO_OK)
             return s;
     }
