@@ -15,8 +15,6 @@ typedef int32_t bulk_get_fn(const rvo_world *w, float *xy, int32_t n);
 
 typedef rvo_status bulk_set_fn(rvo_world *w, const float *xy, int32_t n);
 
-#define BULK_BATCH 16
-
 static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get) {
     lworld *lw = check_world(L, fn);
     int has_buf = opt_table(L, 1, fn);
@@ -48,42 +46,10 @@ static int bulk_get(lua_State *L, const char *fn, bulk_get_fn *get) {
 static int bulk_set(lua_State *L, const char *fn, bulk_set_fn *set) {
     lworld *lw = check_world(L, fn);
     int32_t n;
-    lua_Integer len, i;
-    float *buf;
     rvo_status st;
     check_table(L, 1, fn);
     n = rvo_world_agent_count(lw->w);
-    len = (lua_Integer)lua_rawlen(L, 2);
-    if (len != 2 * (lua_Integer)n) {
-        len = list_len(L, 2, len);
-    }
-    if (len != 2 * (lua_Integer)n) {
-        lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", (lua_Integer)(2 * (lua_Integer)n),
-                        len);
-        arg_error(L, 1, fn, lua_tostring(L, -1));
-    }
-    buf = floats(L, lw, (size_t)len);
-    /* BULK_BATCH values on the stack at a time: one pop per batch */
-    luaL_checkstack(L, BULK_BATCH + 4, "too many values");
-    for (i = 0; i < len; i += BULK_BATCH) {
-        int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
-        for (j = 0; j < b; j++) {
-            int t = lua_geti(L, 2, i + j + 1);
-            if (t == LUA_TNIL) { /* a hole: the list ends before it */
-                lua_pushfstring(L, "expected %I numbers (2 per agent), got %I", len, i + j);
-                arg_error(L, 1, fn, lua_tostring(L, -1));
-            }
-            if (t != LUA_TNUMBER) {
-                lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
-                arg_error(L, 1, fn, lua_tostring(L, -1));
-            }
-        }
-        for (j = 0; j < b; j++) {
-            buf[i + j] = (float)lua_tonumberx(L, top + 1 + j, NULL);
-        }
-        lua_settop(L, top);
-    }
-    st = set(lw->w, buf, n);
+    st = set(lw->w, read_pairs(L, lw, 1, fn, n, "agent"), n);
     if (st != RVO_OK) {
         static const signed char map[] = {1, 1};
         core_error(L, lw->w, st, fn, map, 2);

@@ -379,3 +379,43 @@ rvo_agent_id *read_id_list(lua_State *L, lworld *lw, int arg, const char *fn, lu
     *n = k;
     return ib;
 }
+
+/* BULK_BATCH values on the stack at a time: one pop per batch. */
+#define BULK_BATCH 16
+
+/* The list argument arg of 2 * n numbers (per: what a pair is of, for the
+ * messages) into the world's float scratch. Its length is list_len's, and
+ * a hole within lua_rawlen's border ends it too, as in rvo.ffi. */
+float *read_pairs(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer n, const char *per) {
+    const int t = arg + 1;
+    lua_Integer len = (lua_Integer)lua_rawlen(L, t), i;
+    float *buf;
+    if (len != 2 * n) {
+        len = list_len(L, t, len);
+    }
+    if (len != 2 * n) {
+        lua_pushfstring(L, "expected %I numbers (2 per %s), got %I", 2 * n, per, len);
+        arg_error(L, arg, fn, lua_tostring(L, -1));
+    }
+    buf = floats(L, lw, (size_t)len);
+    luaL_checkstack(L, BULK_BATCH + 4, "too many values");
+    for (i = 0; i < len; i += BULK_BATCH) {
+        int top = lua_gettop(L), j, b = len - i < BULK_BATCH ? (int)(len - i) : BULK_BATCH;
+        for (j = 0; j < b; j++) {
+            int type = lua_geti(L, t, i + j + 1);
+            if (type == LUA_TNIL) { /* a hole: the list ends before it */
+                lua_pushfstring(L, "expected %I numbers (2 per %s), got %I", 2 * n, per, i + j);
+                arg_error(L, arg, fn, lua_tostring(L, -1));
+            }
+            if (type != LUA_TNUMBER) {
+                lua_pushfstring(L, "number expected at index %I, got %s", i + j + 1, type_name(L, -1));
+                arg_error(L, arg, fn, lua_tostring(L, -1));
+            }
+        }
+        for (j = 0; j < b; j++) {
+            buf[i + j] = (float)lua_tonumberx(L, top + 1 + j, NULL);
+        }
+        lua_settop(L, top);
+    }
+    return buf;
+}

@@ -100,6 +100,9 @@ HIDDEN int return_ids(lua_State *L, const uint64_t *buf, int32_t n, int32_t got,
 /* The ids of list argument arg (a table, checked), up to its first nil,
  * into the world's id scratch; *n: how many. */
 HIDDEN rvo_agent_id *read_id_list(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer *n);
+/* The list argument arg of 2 * n numbers (2 per `per`) into the world's
+ * float scratch, checked (see common.c). */
+HIDDEN float *read_pairs(lua_State *L, lworld *lw, int arg, const char *fn, lua_Integer n, const char *per);
 /* The length of a list argument that may have holes (see common.c). */
 HIDDEN lua_Integer list_len(lua_State *L, int idx, lua_Integer len);
 /* Parameter tables of new_world, add_agent and add_obstacle. */

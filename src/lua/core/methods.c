@@ -126,36 +126,13 @@ static inline int NUMS_GET(lua_State *L, const char *fn, of_get_fn *get) { retur
 
 static inline int VECS_SET(lua_State *L, const char *fn, of_set_fn *set) {
     lworld *lw = check_world(L, fn);
-    lua_Integer n, len, i;
+    lua_Integer n;
     rvo_agent_id *ib;
-    float *buf;
     rvo_status st;
     check_table(L, 1, fn);
     check_table(L, 2, fn);
     ib = read_id_list(L, lw, 1, fn, &n);
-    len = (lua_Integer)lua_rawlen(L, 3);
-    if (len != 2 * n) {
-        len = list_len(L, 3, len);
-    }
-    if (len != 2 * n) {
-        lua_pushfstring(L, "expected %I numbers (2 per id), got %I", 2 * n, len);
-        arg_error(L, 2, fn, lua_tostring(L, -1));
-    }
-    buf = floats(L, lw, (size_t)len);
-    for (i = 0; i < len; i++) {
-        const int t = lua_rawgeti(L, 3, i + 1);
-        if (t == LUA_TNIL) { /* a hole: the list ends before it */
-            lua_pushfstring(L, "expected %I numbers (2 per id), got %I", 2 * n, i);
-            arg_error(L, 2, fn, lua_tostring(L, -1));
-        }
-        if (t != LUA_TNUMBER) {
-            lua_pushfstring(L, "number expected at index %I, got %s", i + 1, type_name(L, -1));
-            arg_error(L, 2, fn, lua_tostring(L, -1));
-        }
-        buf[i] = (float)lua_tonumberx(L, -1, NULL);
-        lua_pop(L, 1);
-    }
-    st = set(lw->w, ib, (int32_t)n, buf);
+    st = set(lw->w, ib, (int32_t)n, read_pairs(L, lw, 2, fn, n, "id"));
     if (st != RVO_OK) {
         core_error(L, lw->w, st, fn, of_map, 3);
     }
