@@ -1100,15 +1100,20 @@ local function surround_def(def, arg, fn)
     end
 end
 
--- n numbers of list t (argument arg) into the C array out.
-local function unit_numbers(t, n, out, arg, fn)
-    for k = 1, n do
-        local v = t[k]
+-- The numbers list[1 .. len] (argument arg of fn) into out, a C array (nil:
+-- the float scratch), which it returns; a non-number is named by its index.
+-- level: as error's, counted from here.
+local function list_numbers(list, len, arg, fn, level, out)
+    local b = out or floats(len)
+    for i = 1, len do
+        local v = list[i]
         if type(v) ~= "number" then
-            arg_fail(arg, fn, format("number expected at index %d, got %s", k, type_name(v)), 4)
+            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
+                type_name(v)), level)
         end
-        out[k - 1] = v
+        b[i - 1] = v
     end
+    return b
 end
 
 function methods.surround_plan(self, units, phases, stalled, flips, def, holders)
@@ -1127,16 +1132,13 @@ function methods.surround_plan(self, units, phases, stalled, flips, def, holders
         uphase, uholders = ffi.new("uint8_t[?]", ucap), ffi.new("rvo_agent_id[?]", ucap)
     end
     local st, fl, ph, ho = ustalled, uflips, uphase, uholders
-    unit_numbers(phases, n, st, 2, fn) -- (read into st first: checked below)
-    for k = 1, n do
-        local v = phases[k]
-        ph[k - 1] = (v == 0 or v == 1) and v or 0
-    end
-    unit_numbers(stalled, n, st, 3, fn)
-    unit_numbers(flips, n, fl, 4, fn)
+    list_numbers(phases, n, 2, fn, 3, st) -- (type-checked here, into st, which stalled overwrites)
+    list_numbers(stalled, n, 3, fn, 3, st)
+    list_numbers(flips, n, 4, fn, 3, fl)
     for k = 1, n do
         local v = phases[k]
         if v ~= 0 and v ~= 1 then arg_fail(2, fn, format("phase %d must be 0 or 1", k)) end
+        ph[k - 1] = v
     end
     local nh = C.rvo_world_surround_plan(w, sdef, ib, n, ph, st, fl, ho, gap_out)
     if nh < 0 then core_fail(w, nh, fn, SURROUND_MAP) end
@@ -1184,21 +1186,6 @@ methods.velocities_view = view("velocities_view", C.rvo_world_velocities_view)
 local OBSTACLE_MAP = { [1] = 1, [2] = 1, [3] = 2, [4] = 2 } -- core: xy, n, closed, side
 local SIDES = { winding = 0, solid = 1, enclosure = 2 }
 
--- The numbers list[1 .. len] (argument arg of fn) into the float scratch;
--- a non-number is named by its index. level: as error's, counted from here.
-local function list_floats(list, len, arg, fn, level)
-    local b = floats(len)
-    for i = 1, len do
-        local v = list[i]
-        if type(v) ~= "number" then
-            error(format("bad argument #%d to '%s' (number expected at index %d, got %s)", arg, fn, i,
-                type_name(v)), level)
-        end
-        b[i - 1] = v
-    end
-    return b
-end
-
 -- The flat list pts (argument arg) into the float scratch: buffer, length.
 local function read_points(pts, arg, fn)
     local len = list_len(pts, #pts)
@@ -1208,7 +1195,7 @@ local function read_points(pts, arg, fn)
     if len > 2 * 16777215 then
         error(format("bad argument #%d to '%s' (too many points)", arg, fn), 3)
     end
-    return list_floats(pts, len, arg, fn, 4), len
+    return list_numbers(pts, len, arg, fn, 4), len
 end
 
 function methods.add_obstacle(self, pts, opts)
@@ -1468,7 +1455,7 @@ function methods.ray_casts(self, rays, out, mask)
     end
     local n = len / 6
     if n > 134217727 then arg_fail(1, fn, "too many rays") end
-    local b = list_floats(rays, len, 1, fn, 3)
+    local b = list_numbers(rays, len, 1, fn, 3)
     if n > hcap then
         hcap = n > 2 * hcap and n or 2 * hcap
         hbuf = ffi.new("rvo_ray_hit[?]", hcap)
