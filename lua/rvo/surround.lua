@@ -204,17 +204,14 @@ function Surround:unit_ids()
 end
 
 -- Scratch of the per-frame core calls (world:surround_plan): each unit's
--- phase (1: hold), stall time and flip deadline, in the order of units.
-local u_phase, u_stalled, u_flip = {}, {}, {}
+-- phase (1: hold), stall time and flip deadline, in the order of units;
+-- the attack's settings (every field set before each call).
+local u_phase, u_stalled, u_flip, core_def = {}, {}, {}, {}
 
 -- The attack's settings for the core (rvo_surround_def), with the target
 -- and the step of this frame.
 function Surround:_def(tx, ty, tvx, tvy, dt)
-    local def = self._core_def
-    if not def then
-        def = {}
-        self._core_def = def
-    end
+    local def = core_def
     def.x, def.y, def.vx, def.vy, def.dt, def.clock = tx, ty, tvx, tvy, dt, self.clock
     def.attack_radius, def.tolerance, def.probe_length = self.attack_radius, self.tolerance, self.probe_length
     def.spread_speed, def.spread, def.hold, def.probes = self.spread_speed, self.spread, self.hold, self.probes
@@ -264,10 +261,7 @@ function Surround:_before_solve(dt, fname)
     local ok, _, gap = pcall(world.surround_plan, world, units, u_phase, u_stalled, u_flip, def, holders)
     if not ok then -- (the call checks every id first) drop removed agents
         for i = #units, 1, -1 do
-            if not world:is_valid(units[i]) then
-                phase[units[i]], self.stalled[units[i]], self.flip_until[units[i]] = nil, nil, nil
-                table.remove(units, i)
-            end
+            if not world:is_valid(units[i]) then self:remove(units[i]) end
         end
         to_lists(self)
         _, gap = world:surround_plan(units, u_phase, u_stalled, u_flip, def, holders)
@@ -331,7 +325,7 @@ end
 -- world:save(); surround.load(loaded_world, s) goes on bit for bit.
 function Surround:save()
     check_self(self, "save")
-    return state.pack("surround", self, { world = true, _core_def = true }) -- (_core_def: a per-frame cache)
+    return state.pack("surround", self, { world = true })
 end
 
 local function id_set_ok(t, value_ok)
