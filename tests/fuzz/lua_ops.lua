@@ -314,9 +314,10 @@ local function polygon(r)
     return pts
 end
 
--- A flat list of 2 numbers per agent of the main world, sometimes wrong.
-local function flat_list(r)
-    local n = S.w:is_destroyed() and 0 or S.w:agent_count()
+-- A flat list of 2 numbers per agent of the main world (or per id of n),
+-- sometimes wrong.
+local function flat_list(r, n)
+    n = n or (S.w:is_destroyed() and 0 or S.w:agent_count())
     local t = {}
     for i = 1, 2 * n do t[i] = r:uniform(-2, 2) end
     local u = r:uniform(0, 1)
@@ -498,15 +499,7 @@ end)
 for _, v in ipairs { "set_pref_velocities_of", "set_new_velocities_of" } do
     op(1, v, function(r)
         local ids, n = of_ids(r)
-        local xy = {}
-        for i = 1, 2 * n do xy[i] = r:uniform(-2, 2) end
-        local u = r:uniform(0, 1)
-        if u < 0.06 then
-            xy[#xy + 1] = 0
-        elseif u < 0.12 and #xy > 0 then
-            xy[r:int(#xy)] = odd_value(r)
-        end
-        return "w:" .. v, bound(S.methods[v], S.w), { n = 2, ids, xy }, true, S.w
+        return "w:" .. v, bound(S.methods[v], S.w), { n = 2, ids, flat_list(r, n) }, true, S.w
     end)
 end
 op(2, "steer", function(r)
