@@ -390,10 +390,8 @@ rvo_status rvo_world_surround_project(rvo_world *w, const rvo_surround_def *def,
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "n must be >= 0");
     if (n > 0 && !holders)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 2, "holders is NULL");
-    for (int32_t k = 0; k < n; ++k)
-        if (rvo__slot_lookup(&w->agent_slots, holders[k]) < 0)
-            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 2, "unknown or removed agent id (number %ld in holders)",
-                             (long)k + 1);
+    if ((st = rvo__check_ids(w, holders, n, 2, "holders")) != RVO_OK)
+        return st;
     const double r_goal = def->attack_radius - 0.5 * def->tolerance, dt = def->dt, gain = 1.0 / dt;
     const double tx = def->target_x, ty = def->target_y, tvx = def->target_vx, tvy = def->target_vy;
     for (int32_t k = 0; k < n; ++k) {

@@ -377,6 +377,14 @@ rvo_status rvo_world_set_new_velocities(rvo_world *w, const float *xy, int32_t n
 
 /* ---- bulk access by id ---------------------------------------------------- */
 
+rvo_status rvo__check_ids(const rvo_world *w, const rvo_agent_id *ids, int32_t n, int arg, const char *name) {
+    for (int32_t k = 0; k < n; ++k)
+        if (rvo__slot_lookup(&w->agent_slots, ids[k]) < 0)
+            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, arg, "unknown or removed agent id (number %ld in %s)",
+                             (long)k + 1, name);
+    return RVO_OK;
+}
+
 /* Whether ids[0..n-1] are all live agents (out: where the values go or come
  * from); else a failure naming the first unknown id by its place in ids.
  * Arguments: ids 1, n 2, the values 3. */
@@ -389,11 +397,7 @@ static rvo_status check_ids(const rvo_world *w, const rvo_agent_id *ids, int32_t
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "ids is NULL");
     if (n > 0 && !out)
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 3, "values are NULL");
-    for (int32_t k = 0; k < n; ++k)
-        if (rvo__slot_lookup(&w->agent_slots, ids[k]) < 0)
-            return rvo__fail(w, RVO_ERR_UNKNOWN_ID, 1, "unknown or removed agent id (number %ld in ids)",
-                             (long)k + 1);
-    return RVO_OK;
+    return rvo__check_ids(w, ids, n, 1, "ids");
 }
 
 static rvo_status get_vecs_of(const rvo_world *w, const rvo_vec2 *arr, const rvo_agent_id *ids, int32_t n,

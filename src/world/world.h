@@ -240,6 +240,10 @@ static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
  * set it only while no world steps. */
 extern bool rvo__no_shortcuts;
 
+/* agents.c: RVO_OK when ids[0..n-1] are all live agents, else a failure
+ * (argument arg) naming the first unknown one by its place in the list
+ * called name. */
+rvo_status rvo__check_ids(const rvo_world *w, const rvo_agent_id *ids, int32_t n, int arg, const char *name);
 /* world.c: validates one agent parameter value; NULL when fine. */
 const char *rvo__param_check(rvo_param p, double v);
 /* NULL when the def is valid, else the message naming the bad field (what
