@@ -622,7 +622,7 @@ rvo_status rvo_world_load(const void *data, size_t size, const rvo_world_def *ho
     for (int32_t i = 0; i < w->count; ++i)
         w->n_filtering += filters_pairs(&w->prm[i]);
     rvo__obstacles_moving_update(w);
-    w->grid.valid = false;
+    rvo__agents_changed(w);
     w->egrid.valid = false;
     rvo__ok(w);
     *out = w;

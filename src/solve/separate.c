@@ -23,6 +23,7 @@
 #include "index/scratch.h"
 #include "solve/give_way.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -197,7 +198,8 @@ typedef struct cursor {
 typedef struct sep_ctx {
     rvo_world *w;
     bool pairs;
-    bool uniform; /* strict, and every pair's test passes within the widest reach (see offer) */
+    bool uniform;    /* strict, and every pair's test passes within the widest reach (see offer) */
+    bool from_solve; /* uniform, and the solve's lists are there (collect_from_solve) */
     float inv_dt;
     uint8_t *later; /* the strict passes' marks for the next pass */
     uint8_t *moved; /* agents to push out of obstacles */
@@ -205,7 +207,8 @@ typedef struct sep_ctx {
                        sep_active[i] in grid order would share its cache lines) */
     /* the counters the workers write, on a line of their own (next to the
      * fields every offer reads, each write would take that line away) */
-    int32_t half;                 /* the upper half of w->sep_cand starts here */
+    int32_t half;                 /* claims start here: the upper half of w->sep_cand, or its last quarter
+                                     after the solve's lists */
     _Alignas(64) atomic_int done; /* agents run (candidates: agents with their list) */
     atomic_bool bad;              /* a range with a worker index out of bounds */
     atomic_int used;              /* slots claimed from the upper half */
@@ -399,6 +402,133 @@ static bool collect_agent(sep_ctx *c, cursor *cur, bool serial, int32_t i, int32
                       : collect_agent_any(c, cur, serial, i, slot);
 }
 
+/* ---- candidates from the solve ---------------------------------------
+ * An agent's neighbour list in the ORCA solve holds every agent nearer than
+ * its cover: the neighbour distance, or once the list is full the k-th
+ * distance. Of these the solve keeps those within a little more than the
+ * widest reach plus twice the agent's step (rvo__solve_cand_keep): a list
+ * per agent, [n, bound, j1 .. jn], in the first three quarters of
+ * sep_cand, each range of the solve's agents in its share of them (so the
+ * split does not matter). After the move, while the widest reach plus
+ * twice the farthest any agent moved is below an agent's bound, every
+ * partner within reach is in its list (each of the two moved at most that
+ * far), and filtering it gives the list the grid search finds (the same
+ * distances: the same float operations on the same positions), without
+ * the search. Only in uniform worlds (collect_agent_uniform's), with lists
+ * made without a filter (no groups, masks or heights when the solve ran),
+ * for agents moved by integrate alone (rvo__agents_changed, carried
+ * agents and traps end them). */
+
+/* Distances and steps are rounded to the coordinates' float steps: a
+ * margin of at least 8 of them (and 1e-4 of the reach), taken off the
+ * bound and added to the range, keeps the bound below what a list holds. */
+static inline float cover_margin(rvo_vec2 p, float reach) {
+    return 1e-6f * (fabsf(p.x) + fabsf(p.y)) + 1e-4f * reach;
+}
+
+void rvo__solve_cand_begin(rvo_world *w, float dt) {
+    w->solve_cand_ok = false;
+    if (w->count == 0 || !w->strict_overlap || w->rvo2_compat || w->solver != RVO_SOLVER_ORCA ||
+        w->n_filtering > 0 || rvo__no_shortcuts || w->sep_cand_cap < 2 || !w->grid.valid)
+        return;
+    if (!rvo__grow(w, (void **)&w->solve_cand_at, &w->solve_cand_cap, w->count, sizeof *w->solve_cand_at))
+        return;        /* (no lists: the grid search, as before) */
+    bool full = false; /* the last solve's lists did not fit: twice the room */
+    for (int32_t k = 0; k < w->threads; ++k) {
+        full |= w->scratch[k].cand_full;
+        w->scratch[k].cand_full = false;
+        w->scratch[k].cand_dt = fabsf(dt);
+    }
+    if (full && w->sep_cand_cap < INT32_MAX / 2)
+        (void)rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * w->sep_cand_cap, sizeof *w->sep_cand);
+    w->solve_cand_ok = true;
+}
+
+/* The solve's lists fill the first three quarters of sep_cand (the lists
+ * it makes are most of the candidates), the agents without one claim
+ * blocks of the rest while collecting. */
+static inline int32_t solve_share(const rvo_world *w) { return w->sep_cand_cap - w->sep_cand_cap / 4; }
+
+void rvo__solve_cand_range(const rvo_world *w, scratch *s, int32_t begin, int32_t end) {
+    const int64_t share = solve_share(w), n = w->count;
+    s->cand_next = (int32_t)(share * begin / n);
+    s->cand_end = (int32_t)(share * end / n);
+}
+
+void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed) {
+    const int32_t at = s->cand_next, n = s->n_agents;
+    if (!listed || s->cand_end - at < 2 + n) {
+        s->cand_full |= listed;
+        w->solve_cand_at[i] = -1; /* the grid search finds its partners */
+        return;
+    }
+    const agent_params *me = &w->prm[i];
+    const neighbor *nb = s->agents;
+    const float reach = 1.6f * (me->radius + w->grid.max_radius);
+    const float margin = cover_margin(w->pos[i], reach);
+    const float range = 1.001f * reach + 2.1f * me->max_speed * s->cand_dt + margin, range_sq = range * range;
+    int32_t *list = w->sep_cand + at;
+    int32_t m = 0;
+    for (; m < n && nb[m].dist_sq < range_sq; ++m) /* (nearest first) */
+        list[2 + m] = nb[m].index;
+    const float cover = n < me->max_neighbors ? me->neighbor_dist : n > 0 ? sqrtf(nb[n - 1].dist_sq) : 0.0f;
+    const float bound = (cover < range ? cover : range) - margin;
+    list[0] = m;
+    memcpy(&list[1], &bound, sizeof bound);
+    w->solve_cand_at[i] = at;
+    s->cand_next = at + 2 + m;
+}
+
+/* Agent i's strict list (see above) from the solve's, in place; false when
+ * the solve made none or it may miss a partner (then the grid search). */
+static bool collect_from_solve(sep_ctx *c, int32_t i, int32_t slot) {
+    rvo_world *w = c->w;
+    const int32_t at = w->solve_cand_at[i];
+    if (at < 0)
+        return false;
+    int32_t *list = w->sep_cand + at, *e = list + 2;
+    float bound;
+    memcpy(&bound, &list[1], sizeof bound);
+    const float comb = w->prm[i].radius + w->grid.max_radius; /* (uniform: every radius sum) */
+    const float reach = 1.6f * comb, reach_sq = reach * reach;
+    if (!(reach + 2.0f * w->moved_max < bound))
+        return false;
+    const rvo_vec2 p = w->pos[i];
+    int32_t len = 0;
+    uint8_t hit = 0;
+    for (int32_t k = 0; k < list[0]; ++k) {
+        const int32_t j = e[k];
+        const float dx = p.x - w->pos[j].x, dy = p.y - w->pos[j].y;
+        const float d = dx * dx + dy * dy; /* (grid_dist4_sq's operations) */
+        if (d < reach_sq) {
+            e[len++] = j;
+            hit |= j > i && d < comb * comb; /* offer's overlap test */
+        }
+    }
+    if (len == 0) {
+        w->sep_start[slot] = SEP_EMPTY;
+        return true;
+    }
+    int32_t below = 0;
+    for (int32_t k = 1; k < len; ++k) { /* by j, as collect_agent sorts */
+        const int32_t v = e[k];
+        int32_t b = k;
+        while (b > 0 && e[b - 1] > v) {
+            e[b] = e[b - 1];
+            --b;
+        }
+        e[b] = v;
+    }
+    while (below < len && e[below] < i)
+        ++below;
+    list[0] = len;
+    list[1] = below;
+    w->sep_start[slot] = at;
+    if (hit)
+        c->hit[slot] = 1;
+    return true;
+}
+
 static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     sep_ctx *c = p;
     rvo_world *w = c->w;
@@ -412,6 +542,8 @@ static void collect_range(int32_t begin, int32_t end, uint32_t worker, void *p) 
             RVO_PREFETCH(&w->pos[order[t + 8]]);
             RVO_PREFETCH(&w->prm[order[t + 8]]);
         }
+        if (c->from_solve && collect_from_solve(c, order[t], t))
+            continue;
         if (!collect_agent(c, cur, false, order[t], t)) {
             w->sep_start[t] = SEP_PENDING;
             ++pending;
@@ -472,13 +604,16 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     if (c->pairs)
         memset(w->sep_active + n, 0, (size_t)n), memset(c->hit, 0, (size_t)n);
     const int32_t cand_cap = w->sep_cand_cap, nt = w->threads;
-    c->half = cand_cap / 2;
+    /* (the solve's lists: made for these agents, in the first three quarters) */
+    c->from_solve = c->uniform && w->solve_cand_ok && w->solve_cand_cap >= n;
+    w->solve_cand_ok = false; /* used once */
+    c->half = c->from_solve ? solve_share(w) : cand_cap / 2;
     atomic_init(&c->bad, false);
     atomic_init(&c->used, 0);
     atomic_store(&c->done, 0);
-    for (int32_t k = 0; k < nt; ++k) { /* the regions */
-        c->cur[k].next = (int32_t)((int64_t)c->half * k / nt);
-        c->cur[k].end = (int32_t)((int64_t)c->half * (k + 1) / nt);
+    for (int32_t k = 0; k < nt; ++k) { /* the regions (with the solve's lists: none, only claims) */
+        c->cur[k].next = c->from_solve ? 0 : (int32_t)((int64_t)c->half * k / nt);
+        c->cur[k].end = c->from_solve ? 0 : (int32_t)((int64_t)c->half * (k + 1) / nt);
         c->cur[k].full = false;
     }
     rvo__parallel_for(&w->base, n, SEP_CHUNK, collect_range, c);
@@ -848,8 +983,10 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         w->ntraps = 0; /* RVO2 has no overlap passes */
     if (w->rvo2_compat || w->count == 0)
         return RVO_OK;
-    if (w->ntraps > 0)
+    if (w->ntraps > 0) {
+        w->solve_cand_ok = false; /* (agents moved out of obstacles) */
         release_traps(w, false);
+    }
     /* grid of the integrated positions; strict lists are sorted, so their
      * cells can suit their reach (soft lists keep the grid's order) */
     if (!w->grid.valid && !rvo__agent_grid_build_for(w, w->strict_overlap))

@@ -31,6 +31,16 @@
  * not run every agent once. *gridded: it left w->grid filed with the
  * current agents (for rvo__grid_refile). */
 rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded);
+/* The strict passes' candidates from the ORCA solve's neighbour lists
+ * (separate.c): rvo__solve_cand_begin before the solve's loop, on the
+ * calling thread (dt: the solve's); when it set w->solve_cand_ok,
+ * rvo__solve_cand_range at the start of each range of agents [begin, end)
+ * (grid slots), and rvo__solve_cand_keep for each agent once it is solved,
+ * with the worker's scratch (listed: its neighbour list is in s->agents,
+ * from the ORCA solve). */
+void rvo__solve_cand_begin(rvo_world *w, float dt);
+void rvo__solve_cand_range(const rvo_world *w, scratch *s, int32_t begin, int32_t end);
+void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed);
 /* tests: the strict passes look at every pair and push every agent out in
  * every pass (the plain Gauss-Seidel their skipping must match bit for bit).
  * Process-wide; set it only while no world steps. */

@@ -7,6 +7,7 @@
 #include "solve/detour.h"
 #include "solve/give_way.h"
 #include "solve/orca.h"
+#include "solve/separate.h"
 #include "solve/solvers.h"
 #include "world/world.h"
 
@@ -33,6 +34,8 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     /* Agents in grid order: neighbours of consecutive agents are mostly
      * the same, so their data stays in cache (2x fewer misses at 100k). */
     const int32_t *order = w->grid.items;
+    if (w->solve_cand_ok)
+        rvo__solve_cand_range(w, s, begin, end);
     for (int32_t t = begin; t < end; ++t) {
         const int32_t i = order[t];
         RVO_ASSERT(i >= 0 && i < w->count && w->grid.slot_of[i] == t);
@@ -45,18 +48,22 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             RVO_PREFETCH(&w->pref[ahead]);
         }
         rvo_vec2 v;
+        bool orca = false; /* its neighbour list in s (rvo__solve_cand_keep) */
         if (w->prm[i].locked)
             v = w->vel[i];
         else if (w->solver == RVO_SOLVER_UE)
             v = rvo__ue_new_velocity(w, i, dt, s);
         else if (w->solver == RVO_SOLVER_RVO)
             v = rvo__sampling_new_velocity(w, i, dt, s);
-        else if (w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS))
-            v = rvo__orca_new_velocity(w, i, dt, s, v2(0.0f, 0.0f));
-        else if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
-            v = rvo__orca_new_velocity(w, i, dt, s, rvo__detour_pref(w, i, s));
-        else
-            v = rvo__orca_new_velocity(w, i, dt, s, w->pref[i]);
+        else {
+            rvo_vec2 pref = w->pref[i];
+            if (w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS))
+                pref = v2(0.0f, 0.0f);
+            else if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
+                pref = rvo__detour_pref(w, i, s);
+            v = rvo__orca_new_velocity(w, i, dt, s, pref);
+            orca = true;
+        }
         /* degenerate input: when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */
         if (!v2_finite(v))
@@ -64,6 +71,8 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
         /* in grid order: workers writing newvel[i] directly would share its
          * cache lines (agents of one chunk are scattered over the world) */
         w->grid.item_vel[t] = v;
+        if (w->solve_cand_ok)
+            rvo__solve_cand_keep(w, s, i, orca);
     }
     atomic_fetch_add(&c->done, end - begin);
 }
@@ -93,9 +102,11 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     c.dt = dt;
     atomic_init(&c.done, 0);
     atomic_init(&c.bad_worker, false);
+    rvo__solve_cand_begin(w, dt);
     rvo__parallel_for(&w->base, w->count, CHUNK, solve_range, &c);
     if (atomic_load(&c.bad_worker) || atomic_load(&c.done) != w->count) {
         w->solved = false;
+        w->solve_cand_ok = false;
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 0,
                          "task hook: ranges must cover every agent once, with worker < threads");
     }

@@ -73,6 +73,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);
     FREE_ARRAY(w->sep_active, 4 * w->sep_before_cap);
+    FREE_ARRAY(w->solve_cand_at, w->solve_cand_cap);
     FREE_ARRAY(w->uneven, w->uneven_cap);
     rvo__slot_free(&w->base, &w->agent_slots);
     rvo__agent_grid_free(w);
@@ -94,17 +95,32 @@ typedef struct integrate_ctx {
     bool refile; /* the overlap pass's grid is to serve the next solve */
 } integrate_ctx;
 
-static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
-    (void)worker;
-    const integrate_ctx *c = p;
+/* The move; with the solve's candidate lists (separate.c) it also keeps
+ * the largest squared speed (in two copies: the other modes pay nothing). */
+RVO_ALWAYS_INLINE static inline void move_agents(const integrate_ctx *c, int32_t begin, int32_t end,
+                                                 scratch *s, const bool track) {
     rvo_world *w = c->w;
+    float moved_sq = s->moved_sq;
     for (int32_t i = begin; i < end; ++i) {
         w->vel[i] = w->newvel[i];
         w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
         /* degenerate input: a huge dt must not carry agents to inf */
         w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
         rvo__locks_record_move(w, i); /* lock timers: rvo_world_release_pushed */
+        if (track) {
+            const float sq = v2_abs_sq(w->vel[i]);
+            moved_sq = sq > moved_sq ? sq : moved_sq; /* (the new velocities are finite) */
+        }
     }
+    s->moved_sq = moved_sq;
+}
+
+static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
+    const integrate_ctx *c = p;
+    if (c->w->solve_cand_ok)
+        move_agents(c, begin, end, &c->w->scratch[worker], true);
+    else
+        move_agents(c, begin, end, &c->w->scratch[worker], false);
 }
 
 static void finish_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
@@ -164,11 +180,18 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
     if (carry && ((!w->egrid.valid && !rvo__edge_grid_build(w)) || !rvo__scratch_reserve(w)))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     integrate_ctx c = {w, dt, false};
+    for (int32_t k = 0; k < w->threads; ++k)
+        w->scratch[k].moved_sq = 0.0f;
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
+    float moved_sq = 0.0f;
+    for (int32_t k = 0; k < w->threads; ++k)
+        moved_sq = w->scratch[k].moved_sq > moved_sq ? w->scratch[k].moved_sq : moved_sq;
+    w->moved_max = sqrtf(moved_sq) * fabsf(dt);
     w->solved = false;
-    if (carry)
+    if (carry) {
+        w->solve_cand_ok = false; /* (agents carried: not by their velocities) */
         carry_and_move_obstacles(w, dt);
-    else if (w->obst_moving > 0)
+    } else if (w->obst_moving > 0)
         rvo__obstacles_move(w, dt);
     w->grid.valid = false;
     const rvo_status sep = rvo__separate(w, dt, &c.refile);

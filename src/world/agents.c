@@ -75,7 +75,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->stall[i] = 0.0f; /* stall events */
     w->detour[i] = 0;
     memset(&w->lock[i], 0, sizeof w->lock[i]); /* no timer, auto lock on */
-    w->grid.valid = false;
+    rvo__agents_changed(w);
     rvo__ok(w);
     return id;
 }
@@ -102,7 +102,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
     }
     rvo__slot_release(&w->agent_slots, id);
     RVO_ASSERT(w->count >= 0 && (i == w->count || rvo__slot_lookup(&w->agent_slots, w->ids[i]) == i));
-    w->grid.valid = false;
+    rvo__agents_changed(w);
     rvo__ok(w);
     return RVO_OK;
 }
@@ -168,7 +168,7 @@ static inline rvo_status get_vec(const rvo_world *w, rvo_agent_id id, const rvo_
 rvo_status rvo_agent_set_position(rvo_world *w, rvo_agent_id id, float x, float y) {
     rvo_status s = set_vec(w, id, x, y, w ? w->pos : NULL, "x", "y");
     if (s == RVO_OK)
-        w->grid.valid = false;
+        rvo__agents_changed(w);
     return s;
 }
 rvo_status rvo_agent_position(const rvo_world *w, rvo_agent_id id, rvo_vec2 *out) {
@@ -223,7 +223,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
     switch (p) {
     case RVO_PARAM_RADIUS:
         a->radius = (float)value;
-        w->grid.valid = false; /* the grid keeps the largest radius */
+        rvo__agents_changed(w); /* (the grid keeps the largest radius) */
         break;
     case RVO_PARAM_MAX_SPEED:
         a->max_speed = (float)value;

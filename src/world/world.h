@@ -166,6 +166,16 @@ struct rvo_world {
     uint8_t *sep_active;  /* strict passes, 4 per agent: pairs to look at this pass, the next; moved since
                              pushed out; overlap hits by grid slot */
     int32_t sep_before_cap;
+    /* separate.c: the solve's candidate lists for the next strict passes
+     * (in sep_cand), by agent: where each starts, -1 for none. Valid while
+     * solve_cand_ok: set by a solve that made them, cleared by whatever
+     * adds, removes or moves agents other than integrate's move, and by the
+     * passes that use them. moved_max: how far integrate moved an agent
+     * at most [m]. */
+    int32_t *solve_cand_at;
+    int32_t solve_cand_cap;
+    bool solve_cand_ok;
+    float moved_max;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
@@ -207,6 +217,13 @@ struct rvo_world {
      * hot arrays above stay near the start of the struct */
     rvo_base base;
 };
+
+/* Agents were added, removed, moved or resized outside the step: the grid
+ * and the solve's candidate lists (separate.c) no longer hold. */
+static inline void rvo__agents_changed(rvo_world *w) {
+    w->grid.valid = false;
+    w->solve_cand_ok = false;
+}
 
 /* Did the last solve divert agent i: its new velocity more than
  * sqrt(tol_sq) [m/s] from its preferred one (rvo_world_avoiding, and the

@@ -9,11 +9,14 @@
  * onto one spot, soft mode. And the shortcuts of the common cases (a world
  * of one radius, weight and no filters; agents without give-way flags; the
  * SSE2 flag and stall loops) give the bits of the general code
- * (rvo__no_shortcuts), agent counts not a multiple of four included. */
+ * (rvo__no_shortcuts), agent counts not a multiple of four included, and
+ * so do the strict passes' candidates taken from the solve's neighbour
+ * lists, whatever a script does between solve and integrate. */
 #include "check.h"
 #include "rvo.h"
 #include "rvo_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +134,105 @@ static void same_as_general(const char *what, int n, float side, int steps, bool
     CHECK(h2 == ref);
 }
 
+/* A crowd of one radius (the lists of the strict passes come from the
+ * solve's neighbour lists, rvo__solve_cand_keep) whose script, between
+ * solve and integrate, moves an agent onto another, adds an agent on top
+ * of one, removes one, overrides a new velocity, integrates another dt;
+ * later a wall moving through the crowd carries agents, and a pillar grown
+ * over agents pushes them out. *lists: agents
+ * that had a list from the solve, summed over the steps. */
+static uint64_t interrupted(int threads, long *lists) {
+    rvo_world_def wd = rvo_world_def_default();
+    wd.threads = threads;
+    wd.time_step = 0.25f;
+    wd.agent.radius = 1.0f;
+    wd.agent.neighbor_dist = 8.0f;
+    rvo_world *w = rvo_world_create(&wd, NULL);
+    CHECK(w != NULL);
+    if (!w)
+        return 0;
+    enum { N = 240, CAP = 300 };
+    rvo_agent_id ids[CAP];
+    float goal[2 * CAP];
+    int n = 0;
+    unsigned seed = 11;
+    for (; n < N; ++n) {
+        float xy[4];
+        for (int k = 0; k < 4; ++k) {
+            seed = seed * 1103515245u + 12345u;
+            xy[k] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * 45.0f;
+        }
+        ids[n] = rvo_world_add_agent(w, xy[0], xy[1], NULL);
+        goal[2 * n] = xy[2];
+        goal[2 * n + 1] = xy[3];
+    }
+    *lists = 0;
+    for (int s = 0; s < 90; ++s) {
+        for (int i = 0; i < n; ++i) {
+            rvo_vec2 p;
+            CHECK(rvo_agent_position(w, ids[i], &p) == RVO_OK);
+            float dx = goal[2 * i] - p.x, dy = goal[2 * i + 1] - p.y;
+            const float d = sqrtf(dx * dx + dy * dy);
+            if (d > 2.0f)
+                dx *= 2.0f / d, dy *= 2.0f / d;
+            CHECK(rvo_agent_set_pref_velocity(w, ids[i], dx, dy) == RVO_OK);
+        }
+        CHECK(rvo_world_solve(w, 0.25f) == RVO_OK);
+        if (w->solve_cand_ok)
+            for (int32_t i = 0; i < w->count; ++i)
+                *lists += w->solve_cand_at[i] >= 0;
+        const int a = (s * 37) % n, b = (s * 53 + 1) % n;
+        rvo_vec2 q;
+        CHECK(rvo_agent_position(w, ids[b], &q) == RVO_OK);
+        if (s % 5 == 1) { /* onto another agent */
+            CHECK(rvo_agent_set_position(w, ids[a], q.x + 0.5f, q.y) == RVO_OK);
+        } else if (s % 5 == 2 && n < CAP) { /* a new agent on top of one */
+            ids[n] = rvo_world_add_agent(w, q.x, q.y + 0.4f, NULL);
+            goal[2 * n] = -q.x, goal[2 * n + 1] = -q.y;
+            ++n;
+        } else if (s % 5 == 3) { /* one removed (the last takes its place) */
+            CHECK(rvo_world_remove_agent(w, ids[a]) == RVO_OK);
+            ids[a] = ids[n - 1], goal[2 * a] = goal[2 * n - 2], goal[2 * a + 1] = goal[2 * n - 1];
+            --n;
+        } else if (s % 5 == 4) { /* a new velocity of the script's (held to max speed) */
+            CHECK(rvo_agent_set_new_velocity(w, ids[a], 9.0f, -9.0f) == RVO_OK);
+        }
+        if (s == 40) {                    /* a pillar grown over agents: they are pushed out */
+            const float x = q.x, y = q.y; /* (agent b's place) */
+            const float small[] = {x - 0.5f, y - 20.5f, x + 0.5f, y - 20.5f,
+                                   x + 0.5f, y - 19.5f, x - 0.5f, y - 19.5f};
+            const float big[] = {x - 6, y - 6, x + 6, y - 6, x + 6, y + 6, x - 6, y + 6};
+            const rvo_obstacle_id o = rvo_world_add_obstacle(w, small, 4, true);
+            CHECK(rvo_obstacle_set_points(w, o, big, 4) == RVO_OK);
+        }
+        if (s == 60) { /* a wall sweeping across the crowd */
+            const float wall[] = {-30, -15, -28, -15, -28, 15, -30, 15};
+            const rvo_obstacle_id o = rvo_world_add_obstacle(w, wall, 4, true);
+            CHECK(rvo_obstacle_set_velocity(w, o, 12.0f, 0.0f) == RVO_OK);
+        }
+        CHECK(rvo_world_integrate(w, s % 7 == 0 ? 1.5f : 0.25f) == RVO_OK);
+    }
+    const uint64_t h = check_hash_world(w);
+    rvo_world_destroy(w);
+    return h;
+}
+
+static void interrupted_as_general(void) {
+    long none, lists1, lists2;
+    rvo__no_shortcuts = true;
+    const uint64_t ref = interrupted(1, &none);
+    rvo__no_shortcuts = false;
+    const uint64_t h1 = interrupted(1, &lists1), h2 = interrupted(2, &lists2);
+    printf("interrupted steps: general %016llx, lists from the solve on 1/2 threads %016llx %016llx (%ld, "
+           "%ld)\n",
+           (unsigned long long)ref, (unsigned long long)h1, (unsigned long long)h2, lists1, lists2);
+    CHECK(none == 0);
+    /* the solve's lists were made (which of them fit depends on the split) */
+    CHECK(lists1 > 240 * 60 && lists2 > 240 * 60);
+    CHECK(h1 == ref);
+    CHECK(h2 == ref);
+}
+
 int main(void) {
     same_as_reference("dense crossing", 600, 70.0f, 80, false, false, false);
     same_as_reference("dense crossing, mixed agents", 600, 70.0f, 80, true, false, false);
@@ -139,5 +241,6 @@ int main(void) {
     same_as_general("shortcuts, dense crossing", 603, 70.0f, 80, false, false);
     same_as_general("shortcuts, packed onto one spot", 301, 60.0f, 40, false, true);
     same_as_general("shortcuts, mixed agents", 602, 70.0f, 80, true, false);
+    interrupted_as_general();
     return check_finish("separate");
 }
