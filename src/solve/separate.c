@@ -200,6 +200,8 @@ typedef struct sep_ctx {
     bool pairs;
     bool uniform;    /* strict, and every pair's test passes within the widest reach (see offer) */
     bool from_solve; /* uniform, and the solve's lists are there (collect_from_solve) */
+    float comb_sq, reach_sq, need; /* from_solve: every pair's radius sum and reach squared; the bound a
+                                      list needs */
     float inv_dt;
     uint8_t *later; /* the strict passes' marks for the next pass */
     uint8_t *moved; /* agents to push out of obstacles */
@@ -489,10 +491,9 @@ static bool collect_from_solve(sep_ctx *c, int32_t i, int32_t slot) {
     int32_t *list = w->sep_cand + at, *e = list + 2;
     float bound;
     memcpy(&bound, &list[1], sizeof bound);
-    const float comb = w->prm[i].radius + w->grid.max_radius; /* (uniform: every radius sum) */
-    const float reach = 1.6f * comb, reach_sq = reach * reach;
-    if (!(reach + 2.0f * w->moved_max < bound))
+    if (!(c->need < bound))
         return false;
+    const float reach_sq = c->reach_sq, comb_sq = c->comb_sq;
     const rvo_vec2 p = w->pos[i];
     int32_t len = 0;
     uint8_t hit = 0;
@@ -502,7 +503,7 @@ static bool collect_from_solve(sep_ctx *c, int32_t i, int32_t slot) {
         const float d = dx * dx + dy * dy; /* (grid_dist4_sq's operations) */
         if (d < reach_sq) {
             e[len++] = j;
-            hit |= j > i && d < comb * comb; /* offer's overlap test */
+            hit |= j > i && d < comb_sq; /* offer's overlap test */
         }
     }
     if (len == 0) {
@@ -608,6 +609,12 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     c->from_solve = c->uniform && w->solve_cand_ok && w->solve_cand_cap >= n;
     w->solve_cand_ok = false; /* used once */
     c->half = c->from_solve ? solve_share(w) : cand_cap / 2;
+    if (c->from_solve) { /* (uniform: every agent has the largest radius; collect_agent's float operations) */
+        const float comb = w->grid.max_radius + w->grid.max_radius, reach = 1.6f * comb;
+        c->comb_sq = comb * comb;
+        c->reach_sq = reach * reach;
+        c->need = reach + 2.0f * w->moved_max;
+    }
     atomic_init(&c->bad, false);
     atomic_init(&c->used, 0);
     atomic_store(&c->done, 0);
