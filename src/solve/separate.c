@@ -303,6 +303,26 @@ RVO_ALWAYS_INLINE static inline bool offer(sep_ctx *c, cursor *cur, bool serial,
     return true;
 }
 
+/* Sorts a strict list's partners e[0 .. len) by index (rows are visited in
+ * grid order: the pass order then depends on the agent order only);
+ * returns how many are below agent i. */
+static inline int32_t sort_partners(int32_t *e, int32_t len, int32_t i) {
+    for (int32_t k = 1; k < len; ++k) {
+        const int32_t v = e[k];
+        int32_t b = k;
+        while (b > 0 && e[b - 1] > v) {
+            e[b] = e[b - 1];
+            --b;
+        }
+        e[b] = v;
+    }
+    RVO_ASSERT(ascending(e, len));
+    int32_t below = 0;
+    while (below < len && e[below] < i)
+        ++below;
+    return below;
+}
+
 /* Collects agent i's list at cur (see above); false when it found no room.
  * The cells of the reach box are scanned row by row (a row's cells are one
  * span of the grid's items), four squared distances at a time with SSE2
@@ -366,24 +386,8 @@ RVO_ALWAYS_INLINE static inline bool collect_agent_with(sep_ctx *c, cursor *cur,
     }
     int32_t *list = w->sep_cand + at;
     list[0] = len;
-    if (c->pairs) {
-        /* rows are visited in grid order: sort partners so the pass order
-         * depends on the agent order only */
-        int32_t *e = list + 2, below = 0;
-        for (int32_t k = 1; k < len; ++k) {
-            const int32_t v = e[k];
-            int32_t b = k;
-            while (b > 0 && e[b - 1] > v) {
-                e[b] = e[b - 1];
-                --b;
-            }
-            e[b] = v;
-        }
-        RVO_ASSERT(ascending(e, len));
-        while (below < len && e[below] < i)
-            ++below;
-        list[1] = below;
-    }
+    if (c->pairs)
+        list[1] = sort_partners(list + 2, len, i);
     cur->next = at + list_head(c) + len;
     w->sep_start[slot] = at;
     if (hit)
@@ -510,20 +514,8 @@ static bool collect_from_solve(sep_ctx *c, int32_t i, int32_t slot) {
         w->sep_start[slot] = SEP_EMPTY;
         return true;
     }
-    int32_t below = 0;
-    for (int32_t k = 1; k < len; ++k) { /* by j, as collect_agent sorts */
-        const int32_t v = e[k];
-        int32_t b = k;
-        while (b > 0 && e[b - 1] > v) {
-            e[b] = e[b - 1];
-            --b;
-        }
-        e[b] = v;
-    }
-    while (below < len && e[below] < i)
-        ++below;
     list[0] = len;
-    list[1] = below;
+    list[1] = sort_partners(e, len, i); /* (as collect_agent sorts) */
     w->sep_start[slot] = at;
     if (hit)
         c->hit[slot] = 1;

@@ -20,11 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* n agents in a square of side `side` walking to random goals across it,
- * between four pillars and two walls; mixed: agents of four radii, five weights (0
- * included), three groups, one-sided masks, heights, a few locked; packed:
- * every agent starts on one spot. Returns the hash after steps steps. */
-static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, bool packed, bool soft) {
+/* The worlds of these tests: dt 0.25, radius 1, neighbour distance 8. */
+static rvo_world *new_world(int threads) {
     rvo_world_def wd = rvo_world_def_default();
     wd.threads = threads;
     wd.time_step = 0.25f;
@@ -32,6 +29,15 @@ static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, boo
     wd.agent.neighbor_dist = 8.0f;
     rvo_world *w = rvo_world_create(&wd, NULL);
     CHECK(w != NULL);
+    return w;
+}
+
+/* n agents in a square of side `side` walking to random goals across it,
+ * between four pillars and two walls; mixed: agents of four radii, five weights (0
+ * included), three groups, one-sided masks, heights, a few locked; packed:
+ * every agent starts on one spot. Returns the hash after steps steps. */
+static uint64_t crowd(int threads, int n, float side, int steps, bool mixed, bool packed, bool soft) {
+    rvo_world *w = new_world(threads);
     if (!w)
         return 0;
     if (soft)
@@ -142,13 +148,7 @@ static void same_as_general(const char *what, int n, float side, int steps, bool
  * over agents pushes them out. *lists: agents
  * that had a list from the solve, summed over the steps. */
 static uint64_t interrupted(int threads, long *lists) {
-    rvo_world_def wd = rvo_world_def_default();
-    wd.threads = threads;
-    wd.time_step = 0.25f;
-    wd.agent.radius = 1.0f;
-    wd.agent.neighbor_dist = 8.0f;
-    rvo_world *w = rvo_world_create(&wd, NULL);
-    CHECK(w != NULL);
+    rvo_world *w = new_world(threads);
     if (!w)
         return 0;
     enum { N = 240, CAP = 300 };
