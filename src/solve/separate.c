@@ -156,7 +156,7 @@ static void push_from_edge(void *ctx, int32_t e) {
 
 /* ---- candidates --------------------------------------------------------
  * For every agent i, the agents j near enough to touch it during the passes
- * (within 1.6 times the radius sum, same floor). Strict: every j > i of a
+ * (within SEP_REACH times the radius sum, same floor). Strict: every j > i of a
  * pair where either moves, and every j < i within the widest reach, sorted
  * by j, as [n, nb, j1 .. jn] (nb of them below i); a pair (i, j) is
  * projected from i's list, j > i. Soft: every j that i moves for, in grid
@@ -169,6 +169,7 @@ static void push_from_edge(void *ctx, int32_t e) {
  * whose list found no room (or that a host never ran) stays SEP_PENDING
  * and is collected afterwards on the calling thread, which grows the
  * buffer. */
+#define SEP_REACH 1.6f   /* partners: nearer than this many radius sums */
 #define SEP_PENDING (-1) /* memset 0xff */
 #define SEP_EMPTY (-2)
 #define SEP_CHUNK 64 /* agents per work item */
@@ -284,7 +285,7 @@ RVO_ALWAYS_INLINE static inline bool offer(sep_ctx *c, cursor *cur, bool serial,
     } else if (!below) {
         const agent_params *me = &w->prm[i], *other = &w->prm[j];
         comb = me->radius + other->radius; /* as project_pair adds them */
-        const float near = 1.6f * comb;
+        const float near = SEP_REACH * comb;
         if (d >= near * near)
             return true;
         if (!z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
@@ -338,7 +339,7 @@ RVO_ALWAYS_INLINE static inline bool collect_agent_with(sep_ctx *c, cursor *cur,
         return true;
     }
     const rvo_vec2 p = w->pos[i];
-    const float reach = 1.6f * (me->radius + g->max_radius);      /* >= every pair's 1.6 (r_i + r_j) */
+    const float reach = SEP_REACH * (me->radius + g->max_radius); /* >= every pair's reach */
     const float reach_sq = reach * reach, box = reach + g->slack; /* (slack: 0 on a fresh grid) */
     int32_t cells[4];
     rvo__grid_box(g, p, box, cells);
@@ -470,7 +471,7 @@ void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed) {
     }
     const agent_params *me = &w->prm[i];
     const neighbor *nb = s->agents;
-    const float reach = 1.6f * (me->radius + w->grid.max_radius);
+    const float reach = SEP_REACH * (me->radius + w->grid.max_radius);
     const float margin = cover_margin(w->pos[i], reach);
     const float range = 1.001f * reach + 2.1f * me->max_speed * s->cand_dt + margin, range_sq = range * range;
     int32_t *list = w->sep_cand + at;
@@ -602,7 +603,7 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     w->solve_cand_ok = false; /* used once */
     c->half = c->from_solve ? solve_share(w) : cand_cap / 2;
     if (c->from_solve) { /* (uniform: every agent has the largest radius; collect_agent's float operations) */
-        const float comb = w->grid.max_radius + w->grid.max_radius, reach = 1.6f * comb;
+        const float comb = w->grid.max_radius + w->grid.max_radius, reach = SEP_REACH * comb;
         c->comb_sq = comb * comb;
         c->reach_sq = reach * reach;
         c->need = reach + 2.0f * w->moved_max;
