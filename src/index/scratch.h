@@ -36,7 +36,6 @@ struct scratch {
      * candidate lists, [cand_next, cand_end) */
     int32_t cand_next, cand_end;
     bool cand_full; /* an agent's list did not fit */
-    float cand_dt;  /* the solve's dt */
 };
 
 bool rvo__scratch_reserve(rvo_world *w);

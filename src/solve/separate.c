@@ -444,10 +444,10 @@ void rvo__solve_cand_begin(rvo_world *w, float dt) {
     for (int32_t k = 0; k < w->threads; ++k) {
         full |= w->scratch[k].cand_full;
         w->scratch[k].cand_full = false;
-        w->scratch[k].cand_dt = fabsf(dt);
     }
     if (full && w->sep_cand_cap < INT32_MAX / 2)
         (void)rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * w->sep_cand_cap, sizeof *w->sep_cand);
+    w->solve_cand_dt = fabsf(dt);
     w->solve_cand_ok = true;
 }
 
@@ -473,7 +473,8 @@ void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed) {
     const neighbor *nb = s->agents;
     const float reach = SEP_REACH * (me->radius + w->grid.max_radius);
     const float margin = cover_margin(w->pos[i], reach);
-    const float range = 1.001f * reach + 2.1f * me->max_speed * s->cand_dt + margin, range_sq = range * range;
+    const float range = 1.001f * reach + 2.1f * me->max_speed * w->solve_cand_dt + margin,
+                range_sq = range * range;
     int32_t *list = w->sep_cand + at;
     int32_t m = 0;
     for (; m < n && nb[m].dist_sq < range_sq; ++m) /* (nearest first) */

@@ -170,12 +170,12 @@ struct rvo_world {
      * (in sep_cand), by agent: where each starts, -1 for none. Valid while
      * solve_cand_ok: set by a solve that made them, cleared by whatever
      * adds, removes or moves agents other than integrate's move, and by the
-     * passes that use them. moved_max: how far integrate moved an agent
-     * at most [m]. */
+     * passes that use them. solve_cand_dt: the dt of the solve that made
+     * them [s]; moved_max: how far integrate moved an agent at most [m]. */
     int32_t *solve_cand_at;
     int32_t solve_cand_cap;
     bool solve_cand_ok;
-    float moved_max;
+    float solve_cand_dt, moved_max;
     /* stall events (stall.c): stall time per agent (cap entries, moves with
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
