@@ -306,12 +306,33 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     return n;
 }
 
-int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
+/* grid_knn within range_sq: two copies, without groups, masks and heights
+ * the filter goes away */
+static int32_t knn_within(const rvo_world *w, int32_t i, float range_sq, neighbor *out) {
     const agent_params *a = &w->prm[i];
-    /* two copies: without groups, masks and heights the filter goes away */
     if (w->n_filtering > 0)
-        return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, true);
-    return grid_knn(w, w->pos[i], i, sqrf(a->neighbor_dist), a->max_neighbors, out, false);
+        return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, true);
+    return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, false);
+}
+
+int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
+    return knn_within(w, i, sqrf(w->prm[i].neighbor_dist), out);
+}
+
+int32_t rvo__agent_neighbors_hinted(const rvo_world *w, int32_t i, float dt, neighbor *out) {
+    const agent_params *a = &w->prm[i];
+    const float full = sqrf(a->neighbor_dist);
+    /* k found within the guess are the k nearest within the full range:
+     * every nearer agent lies inside it too. A distance changes by the two
+     * agents' speeds per step at most; the agent's own speed covers most (a
+     * miss costs the full search after this one). */
+    const float guess = w->knn_hint[i] < full ? sqrf(sqrtf(w->knn_hint[i]) + a->max_speed * dt) : full;
+    if (guess < full) {
+        const int32_t n = knn_within(w, i, guess, out);
+        if (n == a->max_neighbors)
+            return n;
+    }
+    return knn_within(w, i, full, out);
 }
 
 /* ---- obstacle edges ------------------------------------------------------ */

@@ -71,6 +71,14 @@ void rvo__agent_grid_free(rvo_world *w);
 void rvo__grid_refile(rvo_world *w, int32_t begin, int32_t end, scratch *s);
 /* k nearest agents of agent i as RVO2 selects them; returns the count. */
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out);
+/* The same neighbours, found sooner: searched first within the agent's
+ * w->knn_hint grown by a step of dt at its max speed, then, when that
+ * finds fewer than k, within the whole range. */
+int32_t rvo__agent_neighbors_hinted(const rvo_world *w, int32_t i, float dt, neighbor *out);
+/* Agent i's w->knn_hint from the n neighbours its solve found. */
+static inline float rvo__knn_hint(const rvo_world *w, int32_t i, const neighbor *nb, int32_t n) {
+    return n > 0 && n == w->prm[i].max_neighbors ? nb[n - 1].dist_sq : RVO_NO_HINT;
+}
 bool rvo__edge_grid_build(rvo_world *w);
 void rvo__edge_grid_free(rvo_world *w);
 /* Calls visit for every edge whose cells touch the box, once each. */

@@ -843,7 +843,7 @@ static int32_t agent_lines4_plain(const rvo_world *w, int32_t ai, float dt, cons
 int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int32_t *num_obst) {
     const int32_t nobst = w->nverts > 0 ? rvo__obstacle_neighbors(w, i, s) : 0;
     const int32_t nol = nobst > 0 ? obstacle_lines(w, i, s, nobst) : 0;
-    const int32_t nn = rvo__agent_neighbors(w, i, s->agents);
+    const int32_t nn = rvo__agent_neighbors_hinted(w, i, dt, s->agents);
     s->n_agents = nn;
     *num_obst = nol;
 #if defined(RVO_SSE2)

@@ -63,6 +63,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
                 pref = rvo__detour_pref(w, i, s);
             v = rvo__orca_new_velocity(w, i, dt, s, pref);
             orca = true;
+            w->knn_hint[i] = rvo__knn_hint(w, i, s->agents, s->n_agents);
         }
         /* degenerate input: when dt or a time horizon is so small
          * that its inverse overflows, the agent stands still this step */

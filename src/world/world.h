@@ -180,6 +180,11 @@ struct rvo_world {
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
     float stall_progress, stall_min_time;
+    /* the neighbour search's first guess (index/grid.c): per agent (moves
+     * with it), the squared distance of its k-th neighbour at the last
+     * ORCA solve, RVO_NO_HINT when its list was not full. Any value gives
+     * the same neighbours, so it is not saved. */
+    float *knn_hint;
     /* solve/detour.c: per agent (moves with it), 0 or the side it goes
      * round an obstacle on: +1 left, -1 right */
     int8_t *detour;
@@ -249,6 +254,8 @@ static inline bool rvo__grow_arrays(rvo_world *w, int32_t *cap, int32_t need, in
  * reported (not finite, or not > 0). */
 rvo_status rvo__check_dt(rvo_world *w, float dt);
 static inline void rvo__ok(const rvo_world *w) { rvo__base_ok(&w->base); }
+
+#define RVO_NO_HINT 1e30f /* w->knn_hint: search the whole neighbour range */
 
 /* tests: take the general code where a shortcut for a common case would
  * apply (the candidates of a uniform world, one radius in agent_lines4,

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "rvo.h"
+#include "rvo_internal.h"
 
 typedef struct near {
     float d;
@@ -82,8 +83,77 @@ static void searches_after_pushes(void) {
     rvo_world_destroy(w);
 }
 
+/* Do two neighbour lists match entry for entry, bit for bit? */
+static bool same_list(const neighbor *a, int32_t na, const neighbor *b, int32_t nb) {
+    if (na != nb)
+        return false;
+    for (int32_t k = 0; k < na; ++k)
+        if (memcmp(&a[k].dist_sq, &b[k].dist_sq, sizeof a[k].dist_sq) != 0 || a[k].index != b[k].index ||
+            a[k].id != b[k].id)
+            return false;
+    return true;
+}
+
+/* The solve searches first within the last k-th neighbour's distance (the
+ * hint, w->knn_hint): whatever the hint, the list is the full search's.
+ * Worlds: random (with and without groups), and a lattice, where many
+ * distances tie exactly and the id decides at the k-th place. */
+static void hinted_search_same_neighbours(void) {
+    for (int kind = 0; kind < 3; ++kind) {
+        enum { N = 400, K = 8 };
+        rvo_world_def wd = rvo_world_def_default();
+        wd.agent.radius = 0.4f;
+        wd.agent.max_neighbors = K;
+        wd.agent.neighbor_dist = 5.0f;
+        rvo_world *w = rvo_world_create(&wd, NULL);
+        uint32_t seed = 7u + (uint32_t)kind;
+        rvo_agent_id ids[N];
+        for (int i = 0; i < N; ++i) {
+            float x, y;
+            if (kind == 2) {
+                x = (float)(i % 20), y = (float)(i / 20);
+            } else {
+                seed = seed * 1664525u + 1013904223u;
+                x = 40.0f * (float)(seed >> 8) / 16777216.0f;
+                seed = seed * 1664525u + 1013904223u;
+                y = 40.0f * (float)(seed >> 8) / 16777216.0f;
+            }
+            ids[i] = rvo_world_add_agent(w, x, y, NULL);
+            if (kind == 1 && i % 3 == 0) /* groups: the filtered search */
+                rvo_agent_set_param(w, ids[i], RVO_PARAM_MASK, 2.0);
+        }
+        for (int step = 0; step < 4; ++step) {
+            for (int i = 0; i < N; ++i)
+                rvo_agent_set_pref_velocity(w, ids[i], kind == 2 ? 0.0f : (float)(i % 5) - 2.0f,
+                                            kind == 2 ? 0.0f : (float)(i % 3) - 1.0f);
+            CHECK(rvo_world_step(w, 0.1f) == RVO_OK);
+        }
+        CHECK(rvo_world_solve(w, 0.1f) == RVO_OK); /* (the grid is this step's) */
+        neighbor full[K], got[K];
+        int hinted = 0;
+        for (int32_t i = 0; i < w->count; ++i) {
+            const int32_t nf = rvo__agent_neighbors(w, i, full);
+            CHECK(memcmp(&w->knn_hint[i], &(float){rvo__knn_hint(w, i, full, nf)}, sizeof(float)) == 0);
+            hinted += w->knn_hint[i] != RVO_NO_HINT;
+            const float kth = nf > 0 ? full[nf - 1].dist_sq : 1.0f, range = 25.0f, saved = w->knn_hint[i];
+            const float hints[] = {
+                saved, 0.0f,  0.5f * kth, nextafterf(kth, 0.0f), kth, nextafterf(kth, 1e30f), 0.999f * range,
+                range, 1e29f, RVO_NO_HINT};
+            for (size_t h = 0; h < sizeof hints / sizeof *hints; ++h) {
+                w->knn_hint[i] = hints[h];
+                CHECK(same_list(full, nf, got, rvo__agent_neighbors_hinted(w, i, 0.1f, got)));
+                CHECK(same_list(full, nf, got, rvo__agent_neighbors_hinted(w, i, 0.0f, got)));
+            }
+            w->knn_hint[i] = saved;
+        }
+        CHECK(hinted > N / 2); /* most lists are full: the guess is used */
+        rvo_world_destroy(w);
+    }
+}
+
 int main(void) {
     searches_after_pushes();
+    hinted_search_same_neighbours();
     rvo_world_def wd = rvo_world_def_default();
     wd.agent.max_neighbors = 3;
     wd.agent.neighbor_dist = 5;
