@@ -179,10 +179,14 @@ void rvo__agent_grid_free(rvo_world *w) {
     memset(g, 0, sizeof *g);
 }
 
+/* Does agent a's id come before agent b's (the order of equal distances)? */
+static inline bool id_before(const rvo_world *w, int32_t a, int32_t b) { return w->ids[a] < w->ids[b]; }
+
 /* Offers agent j at squared distance d to out[0..*n), sorted by (distance,
  * id) and at most k long, as RVO2 selects: strictly inside the range, which
  * shrinks to the k-th distance once k are found (equal to it only against a
- * full list, where the id decides). */
+ * full list, where the id decides). Ids are read only for equal distances:
+ * in world order, an id per offer missed the cache in large worlds. */
 static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, float *range_sq, int32_t k,
                          int32_t *n, neighbor *out, const bool filter) {
     if (!(d < *range_sq) && (d != *range_sq || *n < k))
@@ -197,11 +201,10 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
         if (!z_overlap(me->z, me->height, o->z, o->height, w->height_margin))
             return;
     }
-    const rvo_agent_id id = w->ids[j];
     int32_t m = *n;
     if (m < k) {
         *n = ++m;
-    } else if (!(d < out[m - 1].dist_sq || id < out[m - 1].id)) { /* d equals the k-th: the id decides */
+    } else if (!(d < out[m - 1].dist_sq || id_before(w, j, out[m - 1].index))) { /* d equals the k-th */
         return;
     }
     int32_t i = m - 1;
@@ -209,15 +212,14 @@ static inline void offer(const rvo_world *w, int32_t self, float d, int32_t j, f
         out[i] = out[i - 1];
         --i;
     }
-    while (i > 0 && d == out[i - 1].dist_sq && id < out[i - 1].id) { /* ties: by id */
+    while (i > 0 && d == out[i - 1].dist_sq && id_before(w, j, out[i - 1].index)) { /* ties: by id */
         out[i] = out[i - 1];
         --i;
     }
     out[i].dist_sq = d;
     out[i].index = j;
-    out[i].id = id;
-    RVO_ASSERT(m <= k &&
-               (i == 0 || out[i - 1].dist_sq < d || (out[i - 1].dist_sq == d && out[i - 1].id < id)));
+    RVO_ASSERT(m <= k && (i == 0 || out[i - 1].dist_sq < d ||
+                          (out[i - 1].dist_sq == d && id_before(w, out[i - 1].index, j))));
     if (m == k)
         *range_sq = out[k - 1].dist_sq;
 }

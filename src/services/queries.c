@@ -21,7 +21,7 @@ int32_t rvo_world_query_neighbors(rvo_world *w, rvo_agent_id id, rvo_agent_id *o
     neighbor *nb = w->scratch[0].agents;
     const int32_t n = rvo__agent_neighbors(w, i, nb);
     for (int32_t k = 0; k < n && k < cap; ++k)
-        out[k] = nb[k].id;
+        out[k] = w->ids[nb[k].index];
     rvo__ok(w);
     return n;
 }
@@ -30,7 +30,7 @@ static int cmp_neighbor(const void *a, const void *b) {
     const neighbor *x = a, *y = b;
     if (x->dist_sq != y->dist_sq)
         return x->dist_sq < y->dist_sq ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
+    return x->mark < y->mark ? -1 : x->mark > y->mark; /* (the ids) */
 }
 
 /* The arguments of a query around (x, y) within r into a buffer of cap;
@@ -77,7 +77,7 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
                         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
                     s->agents[n].dist_sq = d;
                     s->agents[n].index = g->items[t];
-                    s->agents[n].id = w->ids[g->items[t]];
+                    s->agents[n].mark = w->ids[g->items[t]];
                     ++n;
                 }
             }
@@ -85,7 +85,7 @@ int32_t rvo_world_query_radius(rvo_world *w, float x, float y, float r, rvo_agen
     }
     qsort(s->agents, (size_t)n, sizeof *s->agents, cmp_neighbor);
     for (int32_t k = 0; k < n && k < cap; ++k)
-        out[k] = s->agents[k].id;
+        out[k] = s->agents[k].mark;
     rvo__ok(w);
     return n;
 }

@@ -47,7 +47,6 @@ static void visit_edge(void *ctx, int32_t e) {
     }
     q->out[j].dist_sq = d;
     q->out[j].index = e;
-    q->out[j].id = 0;
 }
 
 /* Edges within time_horizon_obst * max_speed + radius, nearest first (an

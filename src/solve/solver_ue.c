@@ -85,7 +85,7 @@ int rvo_solver_from_name(const char *name) {
  *   agent k: lines[k] = {p: B's relative position, apex},
  *            proj[k]  = {left leg, right leg} (unit; both zero when the
  *            discs overlap); s->agents[k] = {index: B, dist_sq: d^2 - R d
- *            (0 when overlapping), id: 1 if the contact cone is needed}.
+ *            (0 when overlapping), mark: 1 if the contact cone is needed}.
  *   edge k:  lines[na + k] = {a, b relative to the agent},
  *            proj[na + k]  = {unit direction, (length, 0)} */
 
@@ -256,7 +256,7 @@ static float free_scale(const ue_ctx *x, rvo_vec2 c) {
         /* Contact: whatever B's share, no touching within this step should
          * B keep its velocity (B may have stopped, as agents here do when
          * boxed in, instead of taking its share). */
-        if (!nb->id)
+        if (!nb->mark)
             continue; /* cannot happen, or the cone above covers it */
         const orca_line plain = {L[k].point, x->w->vel[nb->index]};
         sp = cone_span(&plain, &P[k], R, nb->dist_sq, x->inv_dt, c, 1.0f);
@@ -380,7 +380,7 @@ rvo_vec2 rvo__ue_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *
         const bool reach = sqrtf(d_sq) - R < dt * (vmax + v2_abs(w->vel[bi]));
         s->agents[na].index = bi;
         s->agents[na].dist_sq = near;
-        s->agents[na].id = !same && reach;
+        s->agents[na].mark = !same && reach;
         L[na].point = p;
         L[na].direction = apex;
         P[na].point = left;

@@ -88,8 +88,7 @@ static bool same_list(const neighbor *a, int32_t na, const neighbor *b, int32_t 
     if (na != nb)
         return false;
     for (int32_t k = 0; k < na; ++k)
-        if (memcmp(&a[k].dist_sq, &b[k].dist_sq, sizeof a[k].dist_sq) != 0 || a[k].index != b[k].index ||
-            a[k].id != b[k].id)
+        if (memcmp(&a[k].dist_sq, &b[k].dist_sq, sizeof a[k].dist_sq) != 0 || a[k].index != b[k].index)
             return false;
     return true;
 }
