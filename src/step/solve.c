@@ -46,6 +46,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             RVO_PREFETCH(&w->vel[ahead]);
             RVO_PREFETCH(&w->prm[ahead]);
             RVO_PREFETCH(&w->pref[ahead]);
+            RVO_PREFETCH(&w->knn_hint[ahead]);
         }
         rvo_vec2 v;
         bool orca = false; /* its neighbour list in s (rvo__solve_cand_keep) */
