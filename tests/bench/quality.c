@@ -17,6 +17,9 @@
  * library's two-way door lanes, as a game's path follower would);
  * QUALITY_NAIVE_DOOR=1 makes them head for the far side of the door
  * instead (qs_pref's naive follower, the steering before door lanes).
+ * QUALITY_SCENE_SEED=k draws the crossing's start points and goals with
+ * seed k instead of 42 (a single crossing moves by tens of agents home
+ * between variants that change little; compare over several draws).
  * QUALITY_DUMP=1 in the environment prints the final positions and goals
  * to stderr (to look at a jam); QUALITY_TRACE=k prints every agent's
  * position every k steps ("t step agent x y", stderr) to watch one form. */

@@ -118,7 +118,10 @@ static inline qscene qs_make(const char *name, int n) {
     } else if (strcmp(name, "crossing") == 0) {
         const int side = (int)ceil(sqrt((double)n));
         qs_alloc(&s, n);
-        unsigned seed = 42;
+        /* QUALITY_SCENE_SEED: another draw of the scene (the crossing is
+         * chaotic: compare variants over several) */
+        const char *scene_seed = getenv("QUALITY_SCENE_SEED");
+        unsigned seed = scene_seed ? (unsigned)strtoul(scene_seed, NULL, 10) : 42u;
         int *perm = (int *)malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
         for (int i = 0; i < n; ++i) {
             const double x = (i % side - (side - 1) / 2.0) * 6.0 + (qs_rand(&seed) - 0.5) * 2.0;
