@@ -22,13 +22,18 @@ static int cmp_near(const void *a, const void *b) {
  * where they stood before it pushed them (the grid's slack): every search
  * must still find exactly what a search of every agent finds. A packed
  * crowd pushes agents across cells. */
+/* A world whose agents get this radius, k and neighbour range. */
+static rvo_world *search_world(float radius, int32_t k, float range) {
+    rvo_world_def wd = rvo_world_def_default();
+    wd.agent.radius = radius;
+    wd.agent.max_neighbors = k;
+    wd.agent.neighbor_dist = range;
+    return rvo_world_create(&wd, NULL);
+}
+
 static void searches_after_pushes(void) {
     enum { N = 600, K = 7 };
-    rvo_world_def wd = rvo_world_def_default();
-    wd.agent.radius = 1.0f;
-    wd.agent.max_neighbors = K;
-    wd.agent.neighbor_dist = 4.0f;
-    rvo_world *w = rvo_world_create(&wd, NULL);
+    rvo_world *w = search_world(1.0f, K, 4.0f);
     rvo_agent_id *ids = malloc(sizeof *ids * N);
     float *xy = malloc(sizeof *xy * 2 * N);
     near *all = malloc(sizeof *all * N);
@@ -100,11 +105,7 @@ static bool same_list(const neighbor *a, int32_t na, const neighbor *b, int32_t 
 static void hinted_search_same_neighbours(void) {
     for (int kind = 0; kind < 3; ++kind) {
         enum { N = 400, K = 8 };
-        rvo_world_def wd = rvo_world_def_default();
-        wd.agent.radius = 0.4f;
-        wd.agent.max_neighbors = K;
-        wd.agent.neighbor_dist = 5.0f;
-        rvo_world *w = rvo_world_create(&wd, NULL);
+        rvo_world *w = search_world(0.4f, K, 5.0f);
         uint32_t seed = 7u + (uint32_t)kind;
         rvo_agent_id ids[N];
         for (int i = 0; i < N; ++i) {
