@@ -13,9 +13,10 @@ typedef struct orca_line {
 typedef struct neighbor {
     float dist_sq;
     int32_t index; /* dense agent index or vertex index */
-    /* the user's per-neighbour value, left unset by the searches (their ties
-     * look ids up only when they happen): queries.c's radius query keeps
-     * the id it sorts by, solver_ue.c whether the contact cone is needed */
+    /* the caller's own per-neighbour value, left unset by the searches
+     * (they look ids up only for equal distances): queries.c's radius
+     * query keeps the id it sorts by, solver_ue.c whether the contact cone
+     * is needed */
     uint64_t mark;
 } neighbor;
 
