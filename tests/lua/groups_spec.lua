@@ -156,6 +156,31 @@ describe("rvo.groups", function()
         assert.is_true(rx > 4) -- and the team went its way
     end)
 
+    it("walks a unit out of a packed parked squad when it ignores the squad one-way", function()
+        -- 5 x 5 parked agents of radius 0.5 on a 1.05 m grid (all touching): the
+        -- middle one, sent 10 m east, rests against them as it is; ignoring the
+        -- squad (docs/reference.md, avoidance groups) it gets out, the squad
+        -- stepping aside, and arrives after it avoids them again
+        -- (without the mask it stays inside: docs/quality.md, stop 32)
+        local world = new_world()
+        local ids, unit = {}, nil
+        for y = 0, 4 do
+            for x = 0, 4 do
+                local id = world:add_agent(1.05 * x, 1.05 * y)
+                if x == 2 and y == 2 then unit = id else ids[#ids + 1] = id end
+            end
+        end
+        for _, id in ipairs(ids) do world:set_groups(id, 2) end
+        world:set_mask(unit, 0xfffffffd)
+        for step = 1, 300 do
+            if step == 60 then world:set_mask(unit, 0xffffffff) end
+            support.steer(world, unit, 12.1, 2.1, 1.5)
+            world:step()
+        end
+        local x = world:position(unit)
+        assert.is_true(x > 11.5, "it did not get out: x = " .. x)
+    end)
+
     it("drops removed agents and rejects bad input, leaving the world as it was", function()
         local a = w:add_agent(0, 0)
         local gone = w:add_agent(3, 3)
