@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
                 "[max_steps] [jitter] [seed]\n");
         return 2;
     }
-    qscene s = qs_make(name, n_arg);
+    const char *scene_seed = getenv("QUALITY_SCENE_SEED"); /* (another draw of the crossing) */
+    qscene s = qs_make_seeded(name, n_arg, scene_seed ? (unsigned)strtoul(scene_seed, NULL, 10) : 42u);
     const int n = s.n, free_steps = qs_free_steps(&s);
     if (max_steps <= 0)
         max_steps = 3 * free_steps;

@@ -90,8 +90,9 @@ static inline bool qs_known(const char *name) {
     return false;
 }
 
-/* n is used by circle and crossing only. */
-static inline qscene qs_make(const char *name, int n) {
+/* n is used by circle and crossing only; seed draws the crossing (42 in
+ * every test and table: qs_make). */
+static inline qscene qs_make_seeded(const char *name, int n, unsigned crossing_seed) {
     qscene s;
     memset(&s, 0, sizeof s);
     s.dt = 0.25f;
@@ -118,10 +119,7 @@ static inline qscene qs_make(const char *name, int n) {
     } else if (strcmp(name, "crossing") == 0) {
         const int side = (int)ceil(sqrt((double)n));
         qs_alloc(&s, n);
-        /* QUALITY_SCENE_SEED: another draw of the scene (the crossing is
-         * chaotic: compare variants over several) */
-        const char *scene_seed = getenv("QUALITY_SCENE_SEED");
-        unsigned seed = scene_seed ? (unsigned)strtoul(scene_seed, NULL, 10) : 42u;
+        unsigned seed = crossing_seed;
         int *perm = (int *)malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
         for (int i = 0; i < n; ++i) {
             const double x = (i % side - (side - 1) / 2.0) * 6.0 + (qs_rand(&seed) - 0.5) * 2.0;
@@ -192,6 +190,8 @@ static inline qscene qs_make(const char *name, int n) {
     }
     return s;
 }
+
+static inline qscene qs_make(const char *name, int n) { return qs_make_seeded(name, n, 42u); }
 
 static inline void qs_free(qscene *s) {
     free(s->start);
