@@ -35,11 +35,49 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
         }
 }
 
+/* Is the spot q, where agent i would stand, taken: does a body that i
+ * avoids, on its floor, other than i and k, cover it (nearer than
+ * RVO_SIDE_FREE of the radius sum)? */
+static bool spot_taken(const rvo_world *w, int32_t i, int32_t k, rvo_vec2 q) {
+    const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[i];
+    const grid_cells b = rvo__grid_cells(g, q.x, q.y, me->radius + g->max_radius);
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
+            const int32_t m = g->items[t];
+            if (m == i || m == k)
+                continue;
+            const agent_params *other = &w->prm[m];
+            const float r = RVO_SIDE_FREE * (me->radius + other->radius);
+            if (v2_abs_sq(v2_sub(w->pos[m], q)) < r * r && (me->mask & other->groups) &&
+                z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+                return true;
+        }
+    return false;
+}
+
+/* Can agent i walk round agent k, which stands ahead of it: is one of the
+ * two spots beside k, across i's preferred velocity, free, and the spot
+ * past it along that velocity? A crowd at rest fills them; a lone agent
+ * or a line met end-on leaves them open. */
+static bool can_pass(const rvo_world *w, int32_t i, int32_t k) {
+    const rvo_vec2 pref = w->pref[i];
+    const float len = sqrtf(v2_abs_sq(pref));
+    if (!(len > 0.0f))
+        return false;
+    const float d = (w->prm[i].radius + w->prm[k].radius) / len;
+    const rvo_vec2 side = v2(-pref.y * d, pref.x * d), ahead = v2(pref.x * d, pref.y * d), pk = w->pos[k];
+    const rvo_vec2 left = v2_add(pk, side), right = v2_sub(pk, side);
+    return (!spot_taken(w, i, k, left) && !spot_taken(w, i, k, v2_add(left, ahead))) ||
+           (!spot_taken(w, i, k, right) && !spot_taken(w, i, k, v2_add(right, ahead)));
+}
+
 /* Does stalled agent i press into an agent at rest, one it touches within
  * acos(RVO_REST_AHEAD_COS) of its preferred velocity that is idle and
  * hemmed in (it cannot give way), that already rests against one, or that
  * like i has stalled for RVO_LONG_STALL times the threshold pressing the
- * same way (preferred velocities within acos(RVO_REST_SAME_COS))? */
+ * same way (preferred velocities within acos(RVO_REST_SAME_COS)), and that
+ * i cannot walk round (can_pass)? */
 static bool presses_on_rest(const rvo_world *w, int32_t i) {
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
@@ -65,7 +103,8 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
             const rvo_vec2 rel = v2_sub(w->pos[k], p);
             const float d = v2_dot(pref, rel);
             if (d > 0.0f &&
-                d * d > RVO_REST_AHEAD_COS * RVO_REST_AHEAD_COS * v2_abs_sq(pref) * v2_abs_sq(rel))
+                d * d > RVO_REST_AHEAD_COS * RVO_REST_AHEAD_COS * v2_abs_sq(pref) * v2_abs_sq(rel) &&
+                !can_pass(w, i, k))
                 return true;
         }
     return false;

@@ -66,13 +66,20 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * solve aims it at zero instead of its preferred velocity. Pressing on
  * only slid it along the crowd for good (a group sent to a point too small
  * for it never came to rest); wider cones kept surround units from
- * squeezing between holders (docs/quality.md). */
+ * squeezing between holders (docs/quality.md). Not when it can walk round
+ * that agent: a spot beside it across the preferred velocity, and the
+ * spot past that one, free of bodies (nearer than RVO_SIDE_FREE radius
+ * sums). A crowd fills them; the rim of parked agents that the last
+ * agents of a circle walk along does not, and they rested there for good. */
 #define RVO_UNEVEN_RESTS 64u
 #ifndef RVO_REST_AHEAD_COS /* -D to tune */
 #define RVO_REST_AHEAD_COS 0.85f
 #endif
 #ifndef RVO_REST_SAME_COS /* -D to tune */
 #define RVO_REST_SAME_COS 0.97f
+#endif
+#ifndef RVO_SIDE_FREE /* -D to tune */
+#define RVO_SIDE_FREE 0.9f
 #endif
 #define RVO_REST_PASSES 16 /* a resting crowd grows this many agents deep per step at most */
 #ifndef RVO_CONTACT_MARGIN /* -D to tune */

@@ -426,6 +426,17 @@ static bool keeps_right(const rvo_world *w, int32_t a, int32_t b, float dist_sq,
            aligned(w->vel[a], w->pref[a]) && aligned(w->vel[b], w->pref[b]);
 }
 
+/* Two agents at rest, one of them idle: no leg between them (head_on's
+ * opposite-way rule). Their relative velocity is 0, the apex of the
+ * velocity obstacle, so a leg passes through the agent's own velocity;
+ * legs from parked agents all round left an agent at rest nothing but 0
+ * (the last agents home in RVO2's circle stood still for good). */
+static inline bool parked_pair(const rvo_world *w, int32_t a, int32_t b) {
+    const float still = RVO_IDLE_SPEED * (w->prm[a].max_speed + w->prm[b].max_speed);
+    return ((w->uneven[a] | w->uneven[b]) & RVO_UNEVEN_IDLE) &&
+           v2_abs_sq(v2_sub(w->vel[a], w->vel[b])) <= still * still;
+}
+
 /* Strict overlap: two agents that want opposite ways, closing on each
  * other within asin(RVO_HEAD_ON_SIN) of the line between them, avoid by a
  * leg of the velocity obstacle even where RVO2 projects on the cut-off
@@ -443,7 +454,7 @@ static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 re
     if (!(det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq))
         return false;
     const float df = v2_dot(w->pref[a], w->pref[b]);
-    if (df < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f))
+    if (df < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f) && !parked_pair(w, a, b))
         return true;
     const float ff = v2_abs_sq(w->pref[a]) * v2_abs_sq(w->pref[b]);
     return w_length_sq < cut_sq && ff > 0.0f &&
@@ -603,7 +614,23 @@ static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j
         _mm_cmpgt_ps(
             _mm_mul_ps(db, db),
             _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT_ALIGN * RVO_KEEP_RIGHT_ALIGN), bv2), bf2)));
-    const __m128 opp = _mm_and_ps(any, _mm_cmplt_ps(df, zero));
+    /* parked_pair's lanes */
+    const uint8_t *u = w->uneven;
+    const __m128i idle = _mm_set_epi32(u[j[3]] & RVO_UNEVEN_IDLE, u[j[2]] & RVO_UNEVEN_IDLE,
+                                       u[j[1]] & RVO_UNEVEN_IDLE, u[j[0]] & RVO_UNEVEN_IDLE);
+    const __m128 one_idle = (u[c->ai] & RVO_UNEVEN_IDLE)
+                                ? _mm_castsi128_ps(_mm_set1_epi32(-1))
+                                : _mm_castsi128_ps(_mm_cmpgt_epi32(idle, _mm_setzero_si128()));
+    const agent_params *prm = w->prm;
+    const __m128 ms =
+        _mm_set_ps(prm[j[3]].max_speed, prm[j[2]].max_speed, prm[j[1]].max_speed, prm[j[0]].max_speed);
+    const __m128 still =
+        _mm_mul_ps(_mm_set1_ps(RVO_IDLE_SPEED), _mm_add_ps(_mm_set1_ps(prm[c->ai].max_speed), ms));
+    const __m128 rvx = _mm_sub_ps(c->vx, bvx), rvy = _mm_sub_ps(c->vy, bvy);
+    const __m128 parked =
+        _mm_and_ps(one_idle, _mm_cmple_ps(_mm_add_ps(_mm_mul_ps(rvx, rvx), _mm_mul_ps(rvy, rvy)),
+                                          _mm_mul_ps(still, still)));
+    const __m128 opp = _mm_andnot_ps(parked, _mm_and_ps(any, _mm_cmplt_ps(df, zero)));
     const __m128 cut_r = _mm_mul_ps(cr, c->inv_th);
     cross = c->a_aligned
                 ? _mm_and_ps(_mm_and_ps(cross, b_aligned), _mm_cmplt_ps(wls, _mm_mul_ps(cut_r, cut_r)))

@@ -9,6 +9,7 @@
  * Before issue 16 the rally churned (mean speed 0.6-0.8 m/s, 60-79 of 80
  * agents above 0.2 m/s after two minutes) and the exact head-on pair shoved
  * each other back and forth for good. The figures: docs/quality.md. */
+#include "../bench/quality_scenes.h"
 #include "../bench/rally_scenes.h"
 #include "check.h"
 #include "rvo.h"
@@ -113,7 +114,55 @@ static void head_on_pairs_pass(void) {
     CHECK(steps > 0 && steps <= 200 && back <= 1.0f);
 }
 
+/* RVO2's circle of n agents (quality_scenes.h) in the default mode: the
+ * step all are home, -1 if not within 3 x the free time. */
+static int circle_home(int n) {
+    qscene s = qs_make("circle", n);
+    rvo_world_def wd = rvo_world_def_default();
+    wd.time_step = s.dt;
+    wd.agent.radius = s.radius;
+    wd.agent.max_speed = s.max_speed;
+    wd.agent.neighbor_dist = s.neighbor_dist;
+    wd.agent.max_neighbors = s.max_neighbors;
+    wd.agent.time_horizon = s.time_horizon;
+    wd.agent.time_horizon_obst = s.time_horizon_obst;
+    rvo_world *w = rvo_world_create(&wd, NULL);
+    for (int i = 0; i < s.n; ++i)
+        CHECK(rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL) != 0);
+    float *pref = malloc(sizeof(float) * 2 * (size_t)s.n);
+    int home_at = -1;
+    for (int step = 0; step < 3 * qs_free_steps(&s) && home_at < 0; ++step) {
+        const float *p = rvo_world_positions_view(w);
+        int home = 0;
+        for (int i = 0; i < s.n; ++i)
+            home += qs_pref(&s, i, p[2 * i], p[2 * i + 1], 0, &pref[2 * i], &pref[2 * i + 1]);
+        if (home == s.n)
+            home_at = step;
+        CHECK(rvo_world_set_pref_velocities(w, pref, s.n) == RVO_OK && rvo_world_step(w, 0) == RVO_OK);
+    }
+    free(pref);
+    rvo_world_destroy(w);
+    qs_free(&s);
+    return home_at;
+}
+
+/* The last agents to reach the circle's rim, lined with agents parked at
+ * their goals, get home. They stood still for good: at 430 agents one
+ * alone, 2.5 m from its goal, its lines from parked agents all through its
+ * velocity 0 (legs of their velocity obstacles at the apex); at 560 two
+ * resting against each other and a parked agent on the rim, a line they
+ * could walk round. */
+static void late_arrivals_get_home(void) {
+    static const int sizes[] = {430, 560};
+    for (size_t k = 0; k < 2; ++k) {
+        const int steps = circle_home(sizes[k]);
+        printf("circle %d: all home at step %d\n", sizes[k], steps);
+        CHECK(steps > 0);
+    }
+}
+
 int main(void) {
+    late_arrivals_get_home();
     rally_comes_to_rest();
     head_on_pairs_pass();
     return check_finish("rest");
