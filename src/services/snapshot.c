@@ -27,8 +27,9 @@
  * preferred velocity and release distance it was locked with, where the
  * last integrate moved it, auto lock); whether an integrate ran since the
  * last solve; the agents an obstacle's new points left on its blocked
- * side, not yet put out (world.h: obst_trap) */
-#define SNAP_VERSION 3u
+ * side, not yet put out (world.h: obst_trap)
+ * 4: per agent, how far it has been carried back (world.h: carried) */
+#define SNAP_VERSION 4u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -206,6 +207,8 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
         io_bool(s, &auto_lock);
         k->no_auto = !auto_lock;
     }
+    if (s->version >= 4)
+        io_f32(s, &w->carried[i]);
 }
 
 static void visit_agents(snap_io *s, rvo_world *w) {
@@ -450,6 +453,8 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             e = "bad lock flag";
         else if (!(w->stall[i] >= 0) || !isfinite(w->stall[i]))
             e = "bad stall time";
+        else if (!(w->carried[i] >= 0) || !isfinite(w->carried[i]))
+            e = "bad carried distance";
         else if (w->detour[i] < -1 || w->detour[i] > 1)
             e = "bad detour side";
         else if (!(w->lock[i].left >= 0.0 && isfinite(w->lock[i].left)) ||

@@ -190,6 +190,47 @@ static inline int rvo__gives_way(const rvo_world *w, int32_t i, int32_t j) {
     return rvo__hemmed(w, g > 0 ? i : j, idle_rule) ? 0 : g;
 }
 
+/* Holding ground (strict overlap): agent i, carried back more than
+ * RVO_HOLD_AFTER of its radius along its preferred velocity (w->carried),
+ * with a neighbour ahead (within RVO_HOLD_REACH radius sums) that wants
+ * the opposite way, walks where it wants (at RVO_HOLD_FREE of its
+ * preferred speed or more) and avoids it, goes back no further than
+ * RVO_HOLD_AT of its radius in all. Returns how much further [m], -1 when
+ * the rule does not hold. A unit met by a stream walking freely was
+ * escorted back for metres (relative velocity 0: nobody saw a collision
+ * coming); stopped, it is a unit the stream goes round. In a jam the
+ * pushers are slowed too, and backing up still clears it. */
+#ifndef RVO_HOLD_AFTER /* -D to tune */
+#define RVO_HOLD_AFTER 0.4f
+#endif
+#ifndef RVO_HOLD_AT /* -D to tune */
+#define RVO_HOLD_AT 0.8f
+#endif
+#ifndef RVO_HOLD_FREE /* -D to tune */
+#define RVO_HOLD_FREE 0.9f
+#endif
+#define RVO_HOLD_REACH 3.0f
+static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
+    const agent_params *me = &w->prm[i];
+    const float carried = w->carried[i];
+    const rvo_vec2 pref = w->pref[i], pos = w->pos[i];
+    if (!(carried > RVO_HOLD_AFTER * me->radius) || rvo__idle(pref, me)) /* (idle: set since the move) */
+        return -1.0f;
+    for (int32_t k = 0; k < nn; ++k) {
+        const int32_t b = nb[k].index;
+        const agent_params *o = &w->prm[b];
+        const float reach = RVO_HOLD_REACH * (me->radius + o->radius);
+        const rvo_vec2 pb = w->pref[b];
+        if (nb[k].dist_sq < reach * reach && v2_dot(v2_sub(w->pos[b], pos), pref) > 0.0f &&
+            v2_dot(pb, pref) < 0.0f && v2_dot(w->vel[b], pb) >= RVO_HOLD_FREE * v2_abs_sq(pb) && !o->locked &&
+            o->weight > 0.0f && (o->mask & me->groups)) {
+            const float left = RVO_HOLD_AT * me->radius - carried;
+            return left > 0.0f ? left : 0.0f;
+        }
+    }
+    return -1.0f;
+}
+
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict
  * overlap: all of it when it gives way, none when the other does. */
 static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {

@@ -863,6 +863,21 @@ static int32_t agent_lines4_plain(const rvo_world *w, int32_t ai, float dt, cons
 }
 #endif
 
+/* Holding ground (give_way.h, rvo__hold_ground): the line
+ * v . pref / |pref| >= -left / dt (back at most left this step; the
+ * allowed side is the line's left) into *line; returns the lines added. */
+static RVO_NOINLINE int32_t hold_line(const rvo_world *w, int32_t i, float dt, const scratch *s, int32_t nn,
+                                      orca_line *line) {
+    const float left = rvo__hold_ground(w, i, s->agents, nn);
+    if (!(left >= 0.0f))
+        return 0;
+    const rvo_vec2 pref = w->pref[i];
+    const rvo_vec2 unit = v2_scale(1.0f / sqrtf(v2_abs_sq(pref)), pref);
+    line->point = v2_scale(-left / rvo__min_time(dt), unit);
+    line->direction = v2(unit.y, -unit.x);
+    return 1;
+}
+
 /* Every ORCA line of agent i into s->lines, obstacle lines first (*num_obst
  * of them); returns the count. The solve and the debug query
  * (debug_lines.c) both build them here, so they cannot differ. */
@@ -872,13 +887,16 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     const int32_t nn = rvo__agent_neighbors_hinted(w, i, dt, s->agents);
     s->n_agents = nn;
     *num_obst = nol;
+    const bool strict = w->strict_overlap && !w->rvo2_compat;
 #if defined(RVO_SSE2)
-    if (w->strict_overlap && !w->rvo2_compat)
-        return nol + agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol);
-    return nol + agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
+    int32_t nl = nol + (strict ? agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol)
+                               : agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol));
 #else
-    return nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+    int32_t nl = nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
 #endif
+    if (strict && w->carried[i] > 0.0f) /* (rare: carried back) */
+        nl += hold_line(w, i, dt, s, nn, s->lines + nl);
+    return nl;
 }
 
 /* Strict overlap: the strongest push on agent i from a neighbour that

@@ -67,6 +67,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->prm, w->cap);
     FREE_ARRAY(w->ids, w->cap);
     FREE_ARRAY(w->stall, w->cap); /* stall events */
+    FREE_ARRAY(w->carried, w->cap);
     FREE_ARRAY(w->knn_hint, w->cap);
     FREE_ARRAY(w->detour, w->cap);
     FREE_ARRAY(w->lock, w->cap); /* lock timers */

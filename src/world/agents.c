@@ -4,13 +4,14 @@
 #include <string.h>
 
 static bool reserve_agents(rvo_world *w, int32_t need) {
-    void **const arrays[] = {(void **)&w->pos,  (void **)&w->vel,     (void **)&w->pref,  (void **)&w->newvel,
-                             (void **)&w->prm,  (void **)&w->ids,     (void **)&w->stall, (void **)&w->detour,
-                             (void **)&w->lock, (void **)&w->knn_hint};
-    const size_t elems[] = {sizeof *w->pos,  sizeof *w->vel,     sizeof *w->pref,  sizeof *w->newvel,
-                            sizeof *w->prm,  sizeof *w->ids,     sizeof *w->stall, sizeof *w->detour,
-                            sizeof *w->lock, sizeof *w->knn_hint};
-    return rvo__grow_arrays(w, &w->cap, need, 10, arrays, elems);
+    void **const arrays[] = {(void **)&w->pos,      (void **)&w->vel,    (void **)&w->pref,
+                             (void **)&w->newvel,   (void **)&w->prm,    (void **)&w->ids,
+                             (void **)&w->stall,    (void **)&w->detour, (void **)&w->lock,
+                             (void **)&w->knn_hint, (void **)&w->carried};
+    const size_t elems[] = {sizeof *w->pos,  sizeof *w->vel,      sizeof *w->pref,   sizeof *w->newvel,
+                            sizeof *w->prm,  sizeof *w->ids,      sizeof *w->stall,  sizeof *w->detour,
+                            sizeof *w->lock, sizeof *w->knn_hint, sizeof *w->carried};
+    return rvo__grow_arrays(w, &w->cap, need, 11, arrays, elems);
 }
 
 /* Looks an id up; fails with arg as the argument number when unknown. */
@@ -73,6 +74,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->n_filtering += filters_pairs(&w->prm[i]);
     w->ids[i] = id;
     w->stall[i] = 0.0f; /* stall events */
+    w->carried[i] = 0.0f;
     w->knn_hint[i] = RVO_NO_HINT;
     w->detour[i] = 0;
     memset(&w->lock[i], 0, sizeof w->lock[i]); /* no timer, auto lock on */
@@ -97,6 +99,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         w->prm[i] = w->prm[last];
         w->ids[i] = w->ids[last];
         w->stall[i] = w->stall[last]; /* stall events */
+        w->carried[i] = w->carried[last];
         w->knn_hint[i] = w->knn_hint[last];
         w->detour[i] = w->detour[last];
         w->lock[i] = w->lock[last];

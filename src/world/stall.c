@@ -9,6 +9,20 @@
  * (rvo__gives_way, solve/give_way.h): the threshold also decides when. */
 #include "world/world.h"
 
+/* How far agent i has been carried back along its preferred velocity
+ * (w->carried): grows by what the move took it backwards, shrinks as it
+ * walks its way again, 0 when idle or locked. Only agents moving against
+ * their preferred velocity or carried already call it. */
+static RVO_NOINLINE void update_carried(rvo_world *w, int32_t i, float dt) {
+    const rvo_vec2 pref = w->pref[i];
+    float c = 0.0f;
+    if (!w->prm[i].locked && !rvo__idle(pref, &w->prm[i])) {
+        c = w->carried[i] - v2_dot(w->vel[i], pref) / sqrtf(v2_abs_sq(pref)) * dt;
+        c = c > 0.0f ? c : 0.0f;
+    }
+    w->carried[i] = c;
+}
+
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
     int32_t i = begin;
 #if defined(RVO_SSE2)
@@ -28,8 +42,12 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
         const __m128 idle = _mm_or_ps(_mm_cmpeq_ps(pref_sq, zero), /* locked, or not trying to go anywhere */
                                       _mm_castsi128_ps(_mm_xor_si128(
                                           _mm_cmpeq_epi32(locked, _mm_setzero_si128()), _mm_set1_epi32(-1))));
-        const __m128 slow =
-            _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(vx, px), _mm_mul_ps(vy, py)), _mm_mul_ps(progress, pref_sq));
+        const __m128 along = _mm_add_ps(_mm_mul_ps(vx, px), _mm_mul_ps(vy, py));
+        const __m128 slow = _mm_cmplt_ps(along, _mm_mul_ps(progress, pref_sq));
+        const unsigned back = (unsigned)_mm_movemask_ps(
+            _mm_or_ps(_mm_cmplt_ps(along, zero), _mm_cmpgt_ps(_mm_loadu_ps(w->carried + i), zero)));
+        for (unsigned m = back; m; m &= m - 1) /* (rare: walking back, or carried) */
+            update_carried(w, i + __builtin_ctz(m), dt);
         const __m128 s = _mm_add_ps(_mm_loadu_ps(w->stall + i), step);
         const __m128 capped =
             _mm_or_ps(_mm_and_ps(_mm_cmple_ps(s, most), s), _mm_andnot_ps(_mm_cmple_ps(s, most), most));
@@ -39,6 +57,8 @@ void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end) {
     for (; i < end; ++i) {
         const rvo_vec2 pref = w->pref[i];
         const float pref_sq = v2_abs_sq(pref);
+        if (v2_dot(w->vel[i], pref) < 0.0f || w->carried[i] > 0.0f)
+            update_carried(w, i, dt);
         if (w->prm[i].locked || pref_sq == 0.0f) { /* not trying to go anywhere */
             w->stall[i] = 0.0f;
             continue;

@@ -180,6 +180,11 @@ struct rvo_world {
      * the agent), the threshold of rvo_world_set_stall_threshold */
     float *stall;
     float stall_progress, stall_min_time;
+    /* how far each agent has been carried back along its preferred
+     * velocity since it last walked freely [m] (stall.c; moves with the
+     * agent): a unit carried back by an oncoming stream holds its ground
+     * (give_way.h, rvo__hold_ground) */
+    float *carried;
     /* the neighbour search's first guess (index/grid.c): per agent (moves
      * with it), the squared distance of its k-th neighbour at the last
      * ORCA solve, RVO_NO_HINT when its list was not full. Any value gives

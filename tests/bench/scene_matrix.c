@@ -10,7 +10,8 @@
  * stays <= 1% of ri + rj and nobody enters a wall.
  *   scene_matrix [-v]          every case (-v: the passing ones too)
  *   scene_matrix SCENE TH V G  one case (G: 1 goal-seeking, 0 constant),
- *                              on 1 and 2 threads, with the positions' hash
+ *                              on 1 and 2 threads, with the positions' hash;
+ *                              exits 1 if it fails or the hashes differ
  *                              (SCENE_TRACE=k: agent k's every step)
  *   scene_matrix --require SCENE...  every case of those scenes; exits 1
  *                              if one fails (the meson test scene_matrix)
@@ -187,10 +188,10 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
 int main(int argc, char **argv) {
     if (argc == 5) {
         unsigned long long h1, h2;
-        run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 1, 1, &h1);
+        const int ok = run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 1, 1, &h1);
         run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 0, 2, &h2);
         printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
-        return h1 == h2 ? 0 : 1;
+        return ok && h1 == h2 ? 0 : 1;
     }
     const char *all[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
     const char **scenes = all;

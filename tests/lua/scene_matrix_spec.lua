@@ -17,6 +17,10 @@ local function scene(name)
         for k = 0, 4 do add(-12 - 1.5 * k, 0, 1, 0); add(12 + 1.5 * k, 0, -1, 0) end
     elseif name == "corridor" then
         add(-12, 0, 1, 0); add(12, 0, -1, 0)
+    elseif name == "blocks" then
+        for i = 0, 3 do
+            for k = 0, 3 do add(-14 - 1.2 * i, -1.8 + 1.2 * k, 1, 0); add(14 + 1.2 * i, -1.8 + 1.2 * k, -1, 0) end
+        end
     end
     return s
 end
@@ -90,6 +94,22 @@ describe("the scene matrix (part, " .. rvo.backend .. ")", function()
                 end
             end
         end
+    end
+
+    -- 4 x 4 through 4 x 4, 1.2 m apart: a unit met by the oncoming block,
+    -- walking freely, holds its ground instead of being escorted back
+    -- (these cases: 7.3, 7.4 and 0.7 m before)
+    for _, case in ipairs { { 5, 4, false }, { 10, 1, false }, { 5, 2, true } } do
+        local th, v, goal = case[1], case[2], case[3]
+        it(string.format("blocks, %s, horizon %g s, max speed %g: nobody escorted back", goal and "goal-seeking"
+            or "constant", th, v), function()
+            local done, back, overlap, pos = run("blocks", th, v, goal, 1)
+            assert.is_not_nil(done, "not everyone got 20 m on")
+            assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
+            assert.is_true(overlap <= 0.01, "overlap " .. overlap)
+            local _, _, _, pos2 = run("blocks", th, v, goal, 2)
+            assert.are.same(pos, pos2)
+        end)
     end
 
     it("the head-on pair of issue 16 (radius 1, dt 0.25, horizon 2 s, constant) passes within 200 steps", function()
