@@ -39,7 +39,8 @@ struct scratch {
     /* separate.c: this worker's free slots of sep_cand for the solve's
      * candidate lists, [cand_next, cand_end) */
     int32_t cand_next, cand_end;
-    bool cand_full; /* an agent's list did not fit */
+    bool cand_full;      /* an agent's list did not fit */
+    int64_t cand_demand; /* the slots this worker's lists took, or would have (2 + n where one did not fit) */
 };
 
 bool rvo__scratch_reserve(rvo_world *w);

@@ -439,14 +439,23 @@ void rvo__solve_cand_begin(rvo_world *w, float dt) {
         w->n_filtering > 0 || rvo__no_shortcuts || w->sep_cand_cap < 2 || !w->grid.valid)
         return;
     if (!rvo__grow(w, (void **)&w->solve_cand_at, &w->solve_cand_cap, w->count, sizeof *w->solve_cand_at))
-        return;        /* (no lists: the grid search, as before) */
-    bool full = false; /* the last solve's lists did not fit: twice the room */
+        return; /* (no lists: the grid search, as before) */
+    /* the last solve's lists did not fit: room for what they took and an
+     * eighth more in the solve's three quarters, at least half as much
+     * again (each range has its share; doubling held about three times
+     * the lists: 106 bytes per agent in random 10k) */
+    bool full = false;
+    int64_t demand = 0;
     for (int32_t k = 0; k < w->threads; ++k) {
         full |= w->scratch[k].cand_full;
+        demand += w->scratch[k].cand_demand;
         w->scratch[k].cand_full = false;
+        w->scratch[k].cand_demand = 0;
     }
-    if (full && w->sep_cand_cap < INT32_MAX / 2)
-        (void)rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * w->sep_cand_cap, sizeof *w->sep_cand);
+    int64_t room = demand + demand / 2;
+    room = room > w->sep_cand_cap ? room : (int64_t)w->sep_cand_cap + 1;
+    if (full && room < INT32_MAX)
+        (void)rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, (int32_t)room, sizeof *w->sep_cand);
     w->solve_cand_dt = fabsf(dt);
     w->solve_cand_ok = true;
 }
@@ -466,6 +475,7 @@ void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed) {
     const int32_t at = s->cand_next, n = s->n_agents;
     if (!listed || s->cand_end - at < 2 + n) {
         s->cand_full |= listed;
+        s->cand_demand += listed ? 2 + n : 0;
         w->solve_cand_at[i] = -1; /* the grid search finds its partners */
         return;
     }
@@ -485,6 +495,7 @@ void rvo__solve_cand_keep(rvo_world *w, scratch *s, int32_t i, bool listed) {
     memcpy(&list[1], &bound, sizeof bound);
     w->solve_cand_at[i] = at;
     s->cand_next = at + 2 + m;
+    s->cand_demand += 2 + m;
 }
 
 /* Agent i's strict list (see above) from the solve's, in place; false when
@@ -620,14 +631,15 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     rvo__parallel_for(&w->base, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
-        /* no room: twice the room on the next step. Even one worker that
-         * takes every agent fits once its region and the upper half hold
-         * them all, so the buffer stays within 4 times the lists. */
+        /* no room: half as much again on the next step (by half,
+         * grown_cap; doubling held about three times the lists). Even one
+         * worker that takes every agent fits once its region and the upper
+         * half hold them all, so the buffer stays within 3 times that. */
         bool full = false;
         for (int32_t k = 0; k < nt; ++k)
             full |= c->cur[k].full;
         if (full && cand_cap < INT32_MAX / 2 &&
-            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, 2 * cand_cap, sizeof *w->sep_cand))
+            !rvo__grow(w, (void **)&w->sep_cand, &w->sep_cand_cap, cand_cap + 1, sizeof *w->sep_cand))
             return false;
         const int32_t used = atomic_load(&c->used), room = cand_cap - c->half;
         cursor tail = {c->half + (used < room ? used : room), w->sep_cand_cap, false}; /* after every list */
