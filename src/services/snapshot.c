@@ -197,15 +197,23 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
         io_i32(s, &side);
         w->detour[i] = (int8_t)(side < -1 ? -2 : side > 1 ? 2 : side); /* out of range: caught by validate */
     }
-    if (s->version >= 3) { /* lock timers */
-        agent_lock *k = &w->lock[i];
-        io_f64(s, &k->left);
-        io_f64(s, &k->release);
-        io_vec2(s, &k->pref);
-        io_vec2(s, &k->moved); /* (read by rvo_world_release_pushed after an integrate) */
-        bool auto_lock = !k->no_auto;
+    if (s->version >= 3) { /* lock timers (a world that never made them: no timer, auto lock on) */
+        agent_lock k, none;
+        memset(&none, 0, sizeof none);
+        memcpy(&k, w->lock ? &w->lock[i] : &none, sizeof k);
+        io_f64(s, &k.left);
+        io_f64(s, &k.release);
+        io_vec2(s, &k.pref);
+        io_vec2(s, &k.moved); /* (read by rvo_world_release_pushed after an integrate) */
+        bool auto_lock = !k.no_auto;
         io_bool(s, &auto_lock);
-        k->no_auto = !auto_lock;
+        k.no_auto = !auto_lock;
+        if (s->reading && io_ok(s) && memcmp(&k, &none, sizeof k) != 0) {
+            if (!rvo__locks_make(w))
+                io_fail(s, RVO_ERR_OUT_OF_MEMORY, "out of memory");
+            else
+                w->lock[i] = k;
+        }
     }
     if (s->version >= 4)
         io_f32(s, &w->carried[i]);
@@ -457,11 +465,10 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
             e = "bad carried distance";
         else if (w->detour[i] < -1 || w->detour[i] > 1)
             e = "bad detour side";
-        else if (!(w->lock[i].left >= 0.0 && isfinite(w->lock[i].left)) ||
-                 (w->lock[i].left > 0.0 && (a->locked != 1 || !(w->lock[i].release > 0.0) ||
-                                            !finite_vec(w->lock[i].pref, RVO_MAX_COORD))))
-            e = "bad lock timer";
-        else if (!finite_vec(w->lock[i].moved, INFINITY))
+        else if (w->lock && (!(w->lock[i].left >= 0.0 && isfinite(w->lock[i].left)) ||
+                             (w->lock[i].left > 0.0 && (a->locked != 1 || !(w->lock[i].release > 0.0) ||
+                                                        !finite_vec(w->lock[i].pref, RVO_MAX_COORD))) ||
+                             !finite_vec(w->lock[i].moved, INFINITY)))
             e = "bad lock timer";
         if (e) {
             snprintf(buf, n, "agent %ld: %s", (long)i + 1, e);

@@ -45,7 +45,7 @@ static inline bool yields_locked(const rvo_world *w, int32_t i, int32_t j) {
 /* Locked by the script (rvo_agent_lock, no timer: the skirmish's ram), not
  * by rvo.locks' timers. */
 static inline bool script_locked(const rvo_world *w, int32_t i) {
-    return w->prm[i].locked && !(w->lock[i].left > 0.0);
+    return w->prm[i].locked && !(rvo__lock_left(w, i) > 0.0);
 }
 
 static float locked_share(const rvo_world *w, int32_t i, int32_t j) {
@@ -731,7 +731,8 @@ static void separate_soft(rvo_world *w) {
  * (weight 0) ends here: kept, its velocity pinched whoever was between it
  * and another such agent (docs/quality.md). A lock the script set stays. */
 static void end_pressing_lock(rvo_world *w, int32_t i, int32_t j) {
-    if (w->prm[i].locked && w->lock[i].left > 0.0 && w->prm[i].weight == 0.0f && yields_locked(w, i, j)) {
+    if (w->prm[i].locked && rvo__lock_left(w, i) > 0.0 && w->prm[i].weight == 0.0f &&
+        yields_locked(w, i, j)) {
         w->prm[i].locked = 0;
         w->lock[i].left = 0.0;
     }

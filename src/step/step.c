@@ -70,7 +70,8 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->carried, w->cap);
     FREE_ARRAY(w->knn_hint, w->cap);
     FREE_ARRAY(w->detour, w->cap);
-    FREE_ARRAY(w->lock, w->cap); /* lock timers */
+    if (w->lock)
+        FREE_ARRAY(w->lock, w->cap); /* lock timers */
     FREE_ARRAY(w->sep_start, w->sep_start_cap);
     FREE_ARRAY(w->sep_cand, w->sep_cand_cap);
     FREE_ARRAY(w->sep_before, w->sep_before_cap);

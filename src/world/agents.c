@@ -4,14 +4,15 @@
 #include <string.h>
 
 static bool reserve_agents(rvo_world *w, int32_t need) {
-    void **const arrays[] = {(void **)&w->pos,      (void **)&w->vel,    (void **)&w->pref,
-                             (void **)&w->newvel,   (void **)&w->prm,    (void **)&w->ids,
-                             (void **)&w->stall,    (void **)&w->detour, (void **)&w->lock,
-                             (void **)&w->knn_hint, (void **)&w->carried};
-    const size_t elems[] = {sizeof *w->pos,  sizeof *w->vel,      sizeof *w->pref,   sizeof *w->newvel,
-                            sizeof *w->prm,  sizeof *w->ids,      sizeof *w->stall,  sizeof *w->detour,
-                            sizeof *w->lock, sizeof *w->knn_hint, sizeof *w->carried};
-    return rvo__grow_arrays(w, &w->cap, need, 11, arrays, elems);
+    /* (the lock timers last: only once made, rvo__locks_make) */
+    void **const arrays[] = {(void **)&w->pos,     (void **)&w->vel,    (void **)&w->pref,
+                             (void **)&w->newvel,  (void **)&w->prm,    (void **)&w->ids,
+                             (void **)&w->stall,   (void **)&w->detour, (void **)&w->knn_hint,
+                             (void **)&w->carried, (void **)&w->lock};
+    const size_t elems[] = {sizeof *w->pos,      sizeof *w->vel,     sizeof *w->pref,  sizeof *w->newvel,
+                            sizeof *w->prm,      sizeof *w->ids,     sizeof *w->stall, sizeof *w->detour,
+                            sizeof *w->knn_hint, sizeof *w->carried, sizeof *w->lock};
+    return rvo__grow_arrays(w, &w->cap, need, w->lock ? 11 : 10, arrays, elems);
 }
 
 /* Looks an id up; fails with arg as the argument number when unknown. */
@@ -77,7 +78,8 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->carried[i] = 0.0f;
     w->knn_hint[i] = RVO_NO_HINT;
     w->detour[i] = 0;
-    memset(&w->lock[i], 0, sizeof w->lock[i]); /* no timer, auto lock on */
+    if (w->lock)
+        memset(&w->lock[i], 0, sizeof w->lock[i]); /* no timer, auto lock on */
     rvo__agents_changed(w);
     rvo__ok(w);
     return id;
@@ -102,7 +104,8 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         w->carried[i] = w->carried[last];
         w->knn_hint[i] = w->knn_hint[last];
         w->detour[i] = w->detour[last];
-        w->lock[i] = w->lock[last];
+        if (w->lock)
+            w->lock[i] = w->lock[last];
         rvo__slot_set_index(&w->agent_slots, w->ids[i], i);
     }
     rvo__slot_release(&w->agent_slots, id);
@@ -508,7 +511,8 @@ rvo_status rvo_agent_unlock(rvo_world *w, rvo_agent_id id) {
     if (i < 0)
         return RVO_ERR_UNKNOWN_ID;
     w->prm[i].locked = 0;
-    w->lock[i].left = 0.0; /* a timed lock ends too */
+    if (w->lock)
+        w->lock[i].left = 0.0; /* a timed lock ends too */
     rvo__ok(w);
     return RVO_OK;
 }

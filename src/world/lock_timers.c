@@ -7,6 +7,8 @@
  * over the agents per call, no per-agent call from a script. */
 #include "world/world.h"
 
+#include <string.h>
+
 /* Timers at or below this count as expired: 0.2 - 2 * 0.1 is not exactly 0. */
 #define LOCK_EXPIRED 1e-9
 /* m: the overlap passes moved a locked agent farther than float error */
@@ -24,13 +26,25 @@ static void end_lock(rvo_world *w, int32_t i) {
     w->lock[i].left = 0.0;
 }
 
+bool rvo__locks_make(rvo_world *w) {
+    if (w->lock)
+        return true;
+    agent_lock *k = rvo__realloc(w, NULL, 0, sizeof *k * (size_t)w->cap);
+    if (!k && w->cap > 0)
+        return false;
+    if (k)
+        memset(k, 0, sizeof *k * (size_t)w->cap); /* no timer, auto lock on */
+    w->lock = k;
+    return true;
+}
+
 int32_t rvo_world_advance_locks(rvo_world *w, double dt) {
     if (!w)
         return RVO_ERR_INVALID_ARGUMENT;
     if (!(dt >= 0.0 && isfinite(dt)))
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 1, "dt must be a finite number >= 0");
     int32_t ended = 0;
-    for (int32_t i = 0; i < w->count; ++i) {
+    for (int32_t i = 0; w->lock && i < w->count; ++i) {
         agent_lock *k = &w->lock[i];
         if (k->left <= 0.0)
             continue;
@@ -65,6 +79,8 @@ int32_t rvo_world_lock_solved(rvo_world *w, float tolerance, double after_avoid,
         return rvo__fail(w, RVO_ERR_INVALID_ARGUMENT, 4, "release_on_change must be > 0 (may be infinite)");
     if (!w->solved)
         return rvo__fail(w, RVO_ERR_PHASE, 0, "call it between solve and integrate");
+    if (!rvo__locks_make(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     const float tol_sq = tolerance * tolerance;
     int32_t avoiding = 0;
     for (int32_t i = 0; i < w->count; ++i) {
@@ -94,7 +110,7 @@ int32_t rvo_world_release_pushed(rvo_world *w) {
     if (!w->locks_moved)
         return rvo__fail(w, RVO_ERR_PHASE, 0, "call it after integrate, before the next solve");
     int32_t ended = 0;
-    for (int32_t i = 0; i < w->count; ++i) {
+    for (int32_t i = 0; w->lock && i < w->count; ++i) {
         if (w->lock[i].left <= 0.0 || !w->prm[i].locked)
             continue;
         const double ex = (double)w->pos[i].x - w->lock[i].moved.x,
@@ -114,7 +130,7 @@ rvo_status rvo_agent_lock_time(const rvo_world *w, rvo_agent_id id, double *out)
     const int32_t i = find(w, id);
     if (i < 0)
         return RVO_ERR_UNKNOWN_ID;
-    *out = w->prm[i].locked ? w->lock[i].left : 0.0;
+    *out = w->prm[i].locked ? rvo__lock_left(w, i) : 0.0;
     rvo__ok(w);
     return RVO_OK;
 }
@@ -125,6 +141,12 @@ rvo_status rvo_agent_set_auto_lock(rvo_world *w, rvo_agent_id id, bool on) {
     const int32_t i = find(w, id);
     if (i < 0)
         return RVO_ERR_UNKNOWN_ID;
+    if (on && !w->lock) { /* (already on) */
+        rvo__ok(w);
+        return RVO_OK;
+    }
+    if (!rvo__locks_make(w))
+        return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (!on && w->lock[i].left > 0.0)
         end_lock(w, i);
     w->lock[i].no_auto = on ? 0 : 1;
@@ -139,5 +161,5 @@ int rvo_agent_auto_lock(const rvo_world *w, rvo_agent_id id) {
     if (i < 0)
         return RVO_ERR_UNKNOWN_ID;
     rvo__ok(w);
-    return w->lock[i].no_auto ? 0 : 1;
+    return w->lock && w->lock[i].no_auto ? 0 : 1;
 }

@@ -193,7 +193,10 @@ struct rvo_world {
     /* solve/detour.c: per agent (moves with it), 0 or the side it goes
      * round an obstacle on: +1 left, -1 right */
     int8_t *detour;
-    agent_lock *lock;    /* lock timers (lock_timers.c), per agent (moves with it) */
+    /* lock timers (lock_timers.c), per agent (cap entries, moves with it);
+     * NULL until a timed lock or an auto lock switched off needs it (40
+     * bytes per agent that most worlds never use): no timer, auto lock on */
+    agent_lock *lock;
     bool locks_moved;    /* integrate recorded lock[i].moved; no solve since (rvo_world_release_pushed) */
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
     bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
@@ -293,8 +296,13 @@ void rvo__obstacles_free(rvo_world *w);
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);
 /* lock_timers.c: records where integrate's move put the timed-locked agents. */
 static inline void rvo__locks_record_move(rvo_world *w, int32_t i) {
-    if (w->lock[i].left > 0.0)
+    if (w->lock && w->lock[i].left > 0.0)
         w->lock[i].moved = w->pos[i];
 }
+/* Seconds left on agent i's timed lock, 0 when none. */
+static inline double rvo__lock_left(const rvo_world *w, int32_t i) { return w->lock ? w->lock[i].left : 0.0; }
+/* lock_timers.c: makes w->lock, every agent without a timer, auto lock on;
+ * false when out of memory (the world unchanged). */
+bool rvo__locks_make(rvo_world *w);
 
 #endif

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "rvo.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,7 +87,49 @@ static bool build(rvo_world *w, int agents) {
     for (int s = 0; s < 3; ++s)
         if (rvo_world_step(w, 0.0f) != RVO_OK)
             return false;
+    /* lock timers: their array is made on first use, then grows with the agents */
+    rvo_agent_id first;
+    rvo_world_agent_ids(w, &first, 1);
+    if (rvo_world_solve(w, 0.1f) != RVO_OK || rvo_world_lock_solved(w, 0.01f, 0.5, 0.2, INFINITY, ~0u) < 0 ||
+        rvo_world_integrate(w, 0.1f) != RVO_OK || rvo_world_release_pushed(w) < 0 ||
+        rvo_agent_set_auto_lock(w, first, false) != RVO_OK || rvo_world_advance_locks(w, 0.1) < 0)
+        return false;
+    CHECK(rvo_agent_auto_lock(w, first) == 0);
     return true;
+}
+
+static size_t live_bytes(const sized *s) {
+    size_t n = 0;
+    for (int k = 0; k < s->nblocks; ++k)
+        n += s->size[k];
+    return n;
+}
+
+/* A world that never uses lock timers holds no room for them (40 bytes per
+ * agent): made by the first rvo_world_lock_solved. */
+static void lock_timers_on_demand(rvo_world_def def) {
+    sized s;
+    memset(&s, 0, sizeof s);
+    def.alloc_user = &s;
+    rvo_world *w = rvo_world_create(&def, NULL);
+    for (int i = 0; i < 1000; ++i) {
+        const rvo_agent_id id = rvo_world_add_agent(w, (float)(i % 40) * 2.0f, (float)(i / 40) * 2.0f, NULL);
+        CHECK(id != 0 && rvo_agent_set_pref_velocity(w, id, 1.0f, 0.0f) == RVO_OK);
+    }
+    CHECK(rvo_world_step(w, 0.0f) == RVO_OK);
+    CHECK(rvo_agent_set_auto_lock(w, 1, true) == RVO_OK && rvo_agent_auto_lock(w, 1) == 1); /* (no change) */
+    double left = -1;
+    CHECK(rvo_agent_lock_time(w, 1, &left) == RVO_OK && left == 0.0);
+    CHECK(rvo_world_advance_locks(w, 0.1) == 0 && rvo_world_release_pushed(w) == 0);
+    const size_t before = live_bytes(&s);
+    CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+    CHECK(rvo_world_lock_solved(w, 0.01f, 0.5, 0.5, INFINITY, ~0u) >= 0);
+    const size_t after = live_bytes(&s);
+    printf("lock timers: %zu bytes before the first lock_solved, %zu after\n", before, after);
+    CHECK(after >= before + 1000 * 40);
+    CHECK(rvo_agent_lock_time(w, 1, &left) == RVO_OK && left == 0.5);
+    rvo_world_destroy(w);
+    CHECK(s.nblocks == 0 && s.wrong_size == 0);
 }
 
 int main(void) {
@@ -134,5 +177,6 @@ int main(void) {
     }
     printf("%ld allocation points, %d failed a build cleanly\n", total, failed);
     CHECK(failed > 0);
+    lock_timers_on_demand(def);
     return check_finish("alloc");
 }
