@@ -24,7 +24,7 @@
  * to stderr (to look at a jam); QUALITY_TRACE=k prints every agent's
  * position every k steps ("t step agent x y", stderr) to watch one form. */
 #define _POSIX_C_SOURCE 200809L
-#include "quality_scenes.h"
+#include "quality_world.h"
 #include "rvo.h"
 
 #include <stdio.h>
@@ -59,14 +59,7 @@ int main(int argc, char **argv) {
     if (max_steps <= 0)
         max_steps = 3 * free_steps;
 
-    rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = s.dt;
-    wd.agent.radius = s.radius;
-    wd.agent.max_speed = s.max_speed;
-    wd.agent.neighbor_dist = s.neighbor_dist;
-    wd.agent.max_neighbors = s.max_neighbors;
-    wd.agent.time_horizon = s.time_horizon;
-    wd.agent.time_horizon_obst = s.time_horizon_obst;
+    const rvo_world_def wd = qs_world_def(&s);
     rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_rvo2_compat(w, strcmp(mode, "rvo2") == 0);
     if (strcmp(mode, "soft") == 0)

@@ -6,7 +6,7 @@
  * inside a parked squad gets home) unless weights, locks or groups say
  * otherwise; stall events (rvo_world_stalled); snapshots keep strict
  * overlap and the stall state. */
-#include "../bench/quality_scenes.h"
+#include "../bench/quality_world.h"
 #include "check.h"
 #include "rvo.h"
 
@@ -138,14 +138,7 @@ static void symmetric_scenes(void) {
  * max_steps); worst overlap and intrusion as fractions. */
 static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_steps, double *overlap,
                      double *intrusion) {
-    rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = s->dt;
-    wd.agent.radius = s->radius;
-    wd.agent.max_speed = s->max_speed;
-    wd.agent.neighbor_dist = s->neighbor_dist;
-    wd.agent.max_neighbors = s->max_neighbors;
-    wd.agent.time_horizon = s->time_horizon;
-    wd.agent.time_horizon_obst = s->time_horizon_obst;
+    const rvo_world_def wd = qs_world_def(s);
     rvo_world *w = rvo_world_create(&wd, NULL);
     rvo_world_set_rvo2_compat(w, mode == 2);
     rvo_world_set_strict_overlap(w, mode == 1);

@@ -9,7 +9,7 @@
  * Before issue 16 the rally churned (mean speed 0.6-0.8 m/s, 60-79 of 80
  * agents above 0.2 m/s after two minutes) and the exact head-on pair shoved
  * each other back and forth for good. The figures: docs/quality.md. */
-#include "../bench/quality_scenes.h"
+#include "../bench/quality_world.h"
 #include "../bench/rally_scenes.h"
 #include "check.h"
 #include "rvo.h"
@@ -118,14 +118,7 @@ static void head_on_pairs_pass(void) {
  * step all are home, -1 if not within 3 x the free time. */
 static int circle_home(int n) {
     qscene s = qs_make("circle", n);
-    rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = s.dt;
-    wd.agent.radius = s.radius;
-    wd.agent.max_speed = s.max_speed;
-    wd.agent.neighbor_dist = s.neighbor_dist;
-    wd.agent.max_neighbors = s.max_neighbors;
-    wd.agent.time_horizon = s.time_horizon;
-    wd.agent.time_horizon_obst = s.time_horizon_obst;
+    const rvo_world_def wd = qs_world_def(&s);
     rvo_world *w = rvo_world_create(&wd, NULL);
     for (int i = 0; i < s.n; ++i)
         CHECK(rvo_world_add_agent(w, s.start[2 * i], s.start[2 * i + 1], NULL) != 0);
