@@ -5,18 +5,21 @@
 #include <string.h>
 
 bool rvo__scratch_reserve(rvo_world *w) {
-    const int32_t lines = w->nverts + RVO_MAX_NEIGHBORS_LIMIT + 1;
+    /* room for the most neighbours any agent takes (not RVO_MAX_NEIGHBORS_LIMIT:
+     * 80 KB per worker that most worlds never use), its obstacle lines and one more */
+    const int32_t most = w->k_most < 0                         ? 0
+                         : w->k_most < RVO_MAX_NEIGHBORS_LIMIT ? w->k_most
+                                                               : RVO_MAX_NEIGHBORS_LIMIT;
+    const int32_t lines = w->nverts + most + 1;
     for (int32_t k = 0; k < w->threads; ++k) {
         scratch *s = &w->scratch[k];
         void **const arrays[] = {(void **)&s->lines, (void **)&s->proj};
         const size_t elems[] = {sizeof *s->lines, sizeof *s->proj};
         if (!rvo__grow_arrays(w, &s->lines_cap, lines, 2, arrays, elems))
             return false;
-        if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, RVO_MAX_NEIGHBORS_LIMIT + 1,
-                       sizeof *s->agents) ||
+        if (!rvo__grow(w, (void **)&s->agents, &s->agents_cap, most + 1, sizeof *s->agents) ||
             !rvo__grow(w, (void **)&s->obst, &s->obst_cap, w->nverts + 1, sizeof *s->obst) ||
-            !rvo__grow(w, (void **)&s->spans, &s->spans_cap, 2 * RVO_MAX_NEIGHBORS_LIMIT + w->nverts + 1,
-                       sizeof *s->spans))
+            !rvo__grow(w, (void **)&s->spans, &s->spans_cap, 2 * most + w->nverts + 1, sizeof *s->spans))
             return false;
         if (s->stamp_cap < w->nverts + 1) {
             const int32_t old = s->stamp_cap;

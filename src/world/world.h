@@ -199,6 +199,7 @@ struct rvo_world {
     agent_lock *lock;
     bool locks_moved;    /* integrate recorded lock[i].moved; no solve since (rvo_world_release_pushed) */
     int32_t n_filtering; /* agents whose groups, mask or height can make a pair ignore each other */
+    int32_t k_most;      /* the largest max_neighbors an agent has had: the scratch's room (never shrinks) */
     bool equal_shares;   /* every pair splits 50/50 (rvo__update_shares; a cache, not state) */
     /* rvo__update_shares, caches: per agent, can a pair with it split other
      * than 50/50 (RVO_UNEVEN_*: locked, another weight or a group filter;

@@ -151,9 +151,55 @@ static void hinted_search_same_neighbours(void) {
     }
 }
 
+/* The per-worker scratch holds as many neighbours as the most any agent
+ * takes, not RVO_MAX_NEIGHBORS_LIMIT: raising an agent's max_neighbors
+ * after the world ran, or loading a snapshot that holds such an agent,
+ * must make room (ASan and valgrind would see an overflow). Every solver
+ * and the neighbour query, on 1 and 2 threads. */
+static void scratch_follows_max_neighbors(void) {
+    for (int threads = 1; threads <= 2; ++threads)
+        for (int solver = 0; solver < 3; ++solver) {
+            rvo_world_def wd = rvo_world_def_default();
+            wd.threads = threads;
+            wd.agent.max_neighbors = 4;
+            wd.agent.neighbor_dist = 100;
+            rvo_world *w = rvo_world_create(&wd, NULL);
+            CHECK(rvo_world_set_solver(w, (rvo_solver)solver) == RVO_OK);
+            const float box[] = {30, -1, 32, -1, 32, 1, 30, 1};
+            CHECK(rvo_world_add_obstacle(w, box, 4, true) != 0);
+            rvo_agent_id ids[300];
+            for (int i = 0; i < 300; ++i) {
+                ids[i] = rvo_world_add_agent(w, (float)(i % 20) * 1.5f, (float)(i / 20) * 1.5f, NULL);
+                CHECK(rvo_agent_set_pref_velocity(w, ids[i], 1.0f, 0.2f) == RVO_OK);
+            }
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+            CHECK(rvo_agent_set_param(w, ids[150], RVO_PARAM_MAX_NEIGHBORS, 1000) == RVO_OK);
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+            rvo_agent_id listed[300];
+            CHECK(rvo_world_query_neighbors(w, ids[150], listed, 300) == 299);
+            const size_t n = rvo_world_save(w, NULL, 0);
+            void *snap = malloc(n);
+            CHECK(rvo_world_save(w, snap, n) == n);
+            rvo_world *l = NULL;
+            CHECK(rvo_world_load(snap, n, NULL, &l, NULL) == RVO_OK);
+            if (l) {
+                CHECK(rvo_world_query_neighbors(l, ids[150], listed, 300) == 299);
+                CHECK(rvo_world_step(l, 0) == RVO_OK && rvo_world_step(w, 0) == RVO_OK);
+                rvo_vec2 a, b;
+                CHECK(rvo_agent_position(w, ids[150], &a) == RVO_OK &&
+                      rvo_agent_position(l, ids[150], &b) == RVO_OK);
+                CHECK(a.x == b.x && a.y == b.y);
+                rvo_world_destroy(l);
+            }
+            free(snap);
+            rvo_world_destroy(w);
+        }
+}
+
 int main(void) {
     searches_after_pushes();
     hinted_search_same_neighbours();
+    scratch_follows_max_neighbors();
     rvo_world_def wd = rvo_world_def_default();
     wd.agent.max_neighbors = 3;
     wd.agent.neighbor_dist = 5;
