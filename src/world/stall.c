@@ -18,7 +18,9 @@ static RVO_NOINLINE void update_carried(rvo_world *w, int32_t i, float dt) {
     float c = 0.0f;
     if (!w->prm[i].locked && !rvo__idle(pref, &w->prm[i])) {
         c = w->carried[i] - v2_dot(w->vel[i], pref) / sqrtf(v2_abs_sq(pref)) * dt;
-        c = c > 0.0f ? c : 0.0f;
+        /* finite and >= 0 (a snapshot's check): extreme speeds, steps or
+         * tiny preferred velocities overflowed it (found by fuzz_ops) */
+        c = c > 0.0f ? (c < RVO_MAX_COORD ? c : RVO_MAX_COORD) : 0.0f;
     }
     w->carried[i] = c;
 }
