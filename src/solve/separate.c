@@ -441,9 +441,9 @@ void rvo__solve_cand_begin(rvo_world *w, float dt) {
     if (!rvo__grow(w, (void **)&w->solve_cand_at, &w->solve_cand_cap, w->count, sizeof *w->solve_cand_at))
         return; /* (no lists: the grid search, as before) */
     /* the last solve's lists did not fit: room for what they took and an
-     * eighth more in the solve's three quarters, at least half as much
-     * again (each range has its share; doubling held about three times
-     * the lists: 106 bytes per agent in random 10k) */
+     * eighth more in the solve's three quarters, at least a quarter more
+     * (grown_cap; each range has its share; doubling held about three
+     * times the lists: 106 bytes per agent in random 10k) */
     bool full = false;
     int64_t demand = 0;
     for (int32_t k = 0; k < w->threads; ++k) {
@@ -631,10 +631,10 @@ static bool collect_candidates(rvo_world *w, sep_ctx *c) {
     rvo__parallel_for(&w->base, n, SEP_CHUNK, collect_range, c);
     /* what did not fit, or a host skipped, on this thread after the claims */
     if (atomic_load(&c->done) != n || atomic_load(&c->bad)) {
-        /* no room: half as much again on the next step (by half,
-         * grown_cap; doubling held about three times the lists). Even one
-         * worker that takes every agent fits once its region and the upper
-         * half hold them all, so the buffer stays within 3 times that. */
+        /* no room: a quarter more on the next step (grown_cap; doubling
+         * held about three times the lists). Even one worker that takes
+         * every agent fits once its region and the upper half hold them
+         * all, so the buffer stays within 2.5 times that. */
         bool full = false;
         for (int32_t k = 0; k < nt; ++k)
             full |= c->cur[k].full;
