@@ -27,13 +27,12 @@ static void end_lock(rvo_world *w, int32_t i) {
 }
 
 bool rvo__locks_make(rvo_world *w) {
-    if (w->lock)
+    if (w->lock || w->cap == 0) /* (no agent yet: made with the first that needs it) */
         return true;
     agent_lock *k = rvo__realloc(w, NULL, 0, sizeof *k * (size_t)w->cap);
-    if (!k && w->cap > 0)
+    if (!k)
         return false;
-    if (k)
-        memset(k, 0, sizeof *k * (size_t)w->cap); /* no timer, auto lock on */
+    memset(k, 0, sizeof *k * (size_t)w->cap); /* no timer, auto lock on */
     w->lock = k;
     return true;
 }
