@@ -4,16 +4,20 @@
 
 #include <string.h>
 
+/* Is agent k nearer to p than scale times its radius sum with me, a body
+ * that me avoids, on its floor? */
+static bool body_near(const rvo_world *w, const agent_params *me, int32_t k, rvo_vec2 p, float scale) {
+    const agent_params *other = &w->prm[k];
+    const float r = scale * (me->radius + other->radius);
+    return v2_abs_sq(v2_sub(w->pos[k], p)) < r * r && (me->mask & other->groups) &&
+           z_overlap(me->z, me->height, other->z, other->height, w->height_margin);
+}
+
 /* Does agent i touch agent k: another agent nearer than RVO_CONTACT_MARGIN
  * times the radius sum (distances from w->pos), one that i avoids, on its
  * floor? */
 static bool touches(const rvo_world *w, int32_t i, int32_t k) {
-    if (k == i)
-        return false;
-    const agent_params *me = &w->prm[i], *other = &w->prm[k];
-    const float touch = RVO_CONTACT_MARGIN * (me->radius + other->radius);
-    return v2_abs_sq(v2_sub(w->pos[k], w->pos[i])) < touch * touch && (me->mask & other->groups) &&
-           z_overlap(me->z, me->height, other->z, other->height, w->height_margin);
+    return k != i && body_near(w, &w->prm[i], k, w->pos[i], RVO_CONTACT_MARGIN);
 }
 
 /* The agents that agent i touches: all of them in *all, the idle ones
@@ -45,12 +49,7 @@ static bool spot_taken(const rvo_world *w, int32_t i, int32_t k, rvo_vec2 q) {
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t m = g->items[t];
-            if (m == i || m == k)
-                continue;
-            const agent_params *other = &w->prm[m];
-            const float r = RVO_SIDE_FREE * (me->radius + other->radius);
-            if (v2_abs_sq(v2_sub(w->pos[m], q)) < r * r && (me->mask & other->groups) &&
-                z_overlap(me->z, me->height, other->z, other->height, w->height_margin))
+            if (m != i && m != k && body_near(w, me, m, q, RVO_SIDE_FREE))
                 return true;
         }
     return false;
