@@ -101,16 +101,20 @@ static bool same_list(const neighbor *a, int32_t na, const neighbor *b, int32_t 
 /* The solve searches first within the last k-th neighbour's distance (the
  * hint, w->knn_hint): whatever the hint, the list is the full search's.
  * Worlds: random (with and without groups), and a lattice, where many
- * distances tie exactly and the id decides at the k-th place. */
+ * distances tie exactly and the id decides at the k-th place. Lists of 8
+ * and 16 (the longest the ranked search takes): its ranks, its equal
+ * distances and its candidates beyond its room all meet here. */
 static void hinted_search_same_neighbours(void) {
-    for (int kind = 0; kind < 3; ++kind) {
-        enum { N = 400, K = 8 };
-        rvo_world *w = search_world(0.4f, K, 5.0f);
+    for (int kind = 0; kind < 6; ++kind) {
+        enum { N = 400, KMAX = 16 };
+        const int K = kind < 3 ? 8 : KMAX;
+        const float reach = kind < 3 ? 5.0f : 7.0f;
+        rvo_world *w = search_world(0.4f, K, reach);
         uint32_t seed = 7u + (uint32_t)kind;
         rvo_agent_id ids[N];
         for (int i = 0; i < N; ++i) {
             float x, y;
-            if (kind == 2) {
+            if (kind % 3 == 2) {
                 x = (float)(i % 20), y = (float)(i / 20);
             } else {
                 seed = seed * 1664525u + 1013904223u;
@@ -119,23 +123,24 @@ static void hinted_search_same_neighbours(void) {
                 y = 40.0f * (float)(seed >> 8) / 16777216.0f;
             }
             ids[i] = rvo_world_add_agent(w, x, y, NULL);
-            if (kind == 1 && i % 3 == 0) /* groups: the filtered search */
+            if (kind % 3 == 1 && i % 3 == 0) /* groups: the filtered search */
                 rvo_agent_set_param(w, ids[i], RVO_PARAM_MASK, 2.0);
         }
         for (int step = 0; step < 4; ++step) {
             for (int i = 0; i < N; ++i)
-                rvo_agent_set_pref_velocity(w, ids[i], kind == 2 ? 0.0f : (float)(i % 5) - 2.0f,
-                                            kind == 2 ? 0.0f : (float)(i % 3) - 1.0f);
+                rvo_agent_set_pref_velocity(w, ids[i], kind % 3 == 2 ? 0.0f : (float)(i % 5) - 2.0f,
+                                            kind % 3 == 2 ? 0.0f : (float)(i % 3) - 1.0f);
             CHECK(rvo_world_step(w, 0.1f) == RVO_OK);
         }
         CHECK(rvo_world_solve(w, 0.1f) == RVO_OK); /* (the grid is this step's) */
-        neighbor full[K], got[K];
+        neighbor full[KMAX], got[KMAX];
         int hinted = 0;
         for (int32_t i = 0; i < w->count; ++i) {
             const int32_t nf = rvo__agent_neighbors(w, i, full);
             CHECK(memcmp(&w->knn_hint[i], &(float){rvo__knn_hint(w, i, full, nf)}, sizeof(float)) == 0);
             hinted += w->knn_hint[i] != RVO_NO_HINT;
-            const float kth = nf > 0 ? full[nf - 1].dist_sq : 1.0f, range = 25.0f, saved = w->knn_hint[i];
+            const float kth = nf > 0 ? full[nf - 1].dist_sq : 1.0f, range = reach * reach,
+                        saved = w->knn_hint[i];
             const float hints[] = {
                 saved, 0.0f,  0.5f * kth, nextafterf(kth, 0.0f), kth, nextafterf(kth, 1e30f), 0.999f * range,
                 range, 1e29f, RVO_NO_HINT};
