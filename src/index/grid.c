@@ -335,7 +335,7 @@ static inline int32_t rank_candidates(float *bd, const int32_t *bj, int32_t cnt,
     return n;
 }
 
-/* grid_knn's list (no filter, k <= KNN_RANKED_K) by collecting every agent
+/* grid_knn's list (k <= KNN_RANKED_K) by collecting every agent
  * strictly inside the range, then ranking them; the same list, bit for
  * bit (equal distances go through offer(), which orders them by id).
  * Returns -1 when more than KNN_RANKED_CAP could lie in range (offer()'s
@@ -343,7 +343,7 @@ static inline int32_t rank_candidates(float *bd, const int32_t *bj, int32_t cnt,
  * range is about the k-th distance already: the hinted guess, or a range
  * that held fewer than k agents last step. */
 static inline int32_t grid_knn_ranked(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
-                                      neighbor *out, const int32_t *box, float pad) {
+                                      neighbor *out, const int32_t *box, float pad, const bool filter) {
     const agent_grid *g = &w->grid;
     float bd[KNN_RANKED_CAP + 4];
     int32_t bj[KNN_RANKED_CAP + 4];
@@ -360,6 +360,16 @@ static inline int32_t grid_knn_ranked(const rvo_world *w, rvo_vec2 p, int32_t se
     }
     if (cnt < 0)
         return -1;
+    if (filter) { /* groups and heights before the neighbour budget, as offer() */
+        const agent_params *me = &w->prm[self];
+        int32_t kept = 0;
+        for (int32_t a = 0; a < cnt; ++a) {
+            const agent_params *o = &w->prm[bj[a]];
+            bd[kept] = bd[a], bj[kept] = bj[a];
+            kept += (me->mask & o->groups) && z_overlap(me->z, me->height, o->z, o->height, w->height_margin);
+        }
+        cnt = kept;
+    }
     int32_t n = rank_candidates(bd, bj, cnt, k, out);
     if (n >= 0)
         return n;
@@ -391,8 +401,8 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
     const int32_t *start = g->start;
 #if defined(RVO_SSE2)
-    if (ranked && !filter && k <= KNN_RANKED_K) {
-        const int32_t m = grid_knn_ranked(w, p, self, range_sq, k, out, box, pad);
+    if (ranked && k <= KNN_RANKED_K) {
+        const int32_t m = grid_knn_ranked(w, p, self, range_sq, k, out, box, pad, filter);
         if (m >= 0)
             return m;
     }
@@ -427,13 +437,13 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     return n;
 }
 
-/* grid_knn within range_sq: three copies; without groups, masks and heights
- * the filter goes away. ranked: grid_knn_ranked first (a range about the
- * k-th distance). */
+/* grid_knn within range_sq: without groups, masks and heights the filter
+ * goes away. ranked: grid_knn_ranked first (a range about the k-th
+ * distance). */
 static int32_t knn_within(const rvo_world *w, int32_t i, float range_sq, neighbor *out, bool ranked) {
     const agent_params *a = &w->prm[i];
     if (w->n_filtering > 0)
-        return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, true, false);
+        return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, true, ranked);
     if (ranked)
         return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, false, true);
     return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, false, false);
