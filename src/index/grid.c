@@ -300,7 +300,7 @@ static inline int32_t collect_span(const agent_grid *g, __m128 px, __m128 py, __
  * equal: they would share a place. */
 static inline int32_t rank_candidates(float *bd, const int32_t *bj, int32_t cnt, int32_t k, neighbor *out) {
     _mm_storeu_ps(bd + cnt, _mm_set1_ps(INFINITY)); /* the last block's lanes past cnt: place cnt */
-    neighbor placed[KNN_RANKED_CAP + 1];
+    neighbor beyond;                                /* places k and on */
     uint32_t seen = 0;
     for (int32_t a = 0; a < cnt; a += 4) {
         const __m128 da = _mm_loadu_ps(bd + a);
@@ -320,19 +320,13 @@ static inline int32_t rank_candidates(float *bd, const int32_t *bj, int32_t cnt,
         _mm_storeu_si128((__m128i *)r, nearer);
         for (int32_t l = 0; l < 4; ++l) {
             seen |= 1u << r[l];
-            placed[r[l]].dist_sq = bd[a + l];
-            placed[r[l]].index = bj[a + l];
+            neighbor *to = r[l] < k ? &out[r[l]] : &beyond;
+            to->dist_sq = bd[a + l];
+            to->index = bj[a + l];
         }
     }
     const uint32_t all = (1u << cnt) - 1u;
-    if ((seen & all) != all)
-        return -1;
-    const int32_t n = cnt < k ? cnt : k;
-    for (int32_t r = 0; r < n; ++r) {
-        out[r].dist_sq = placed[r].dist_sq;
-        out[r].index = placed[r].index;
-    }
-    return n;
+    return (seen & all) == all ? (cnt < k ? cnt : k) : -1;
 }
 
 /* grid_knn's list (k <= KNN_RANKED_K) by collecting every agent
