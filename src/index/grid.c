@@ -391,16 +391,18 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     const float reach = sqrtf(range_sq) + pad;
     int32_t box[4]; /* (cell_coord's cells) */
     rvo__grid_box(g, p, reach, box);
-    const int32_t x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
-    const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
-    const int32_t *start = g->start;
 #if defined(RVO_SSE2)
     if (ranked && k <= KNN_RANKED_K) {
         const int32_t m = grid_knn_ranked(w, p, self, range_sq, k, out, box, pad, filter);
         if (m >= 0)
             return m;
     }
+#else
+    (void)ranked;
 #endif
+    const int32_t x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
+    const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
+    const int32_t *start = g->start;
     scan_span(w, g, p, self, start[cy * g->nx + x0], start[cy * g->nx + x1 + 1], &range_sq, k, &n, out,
               filter);
     bool up = cy<y1, down = cy> y0;
