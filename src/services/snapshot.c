@@ -189,8 +189,8 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
     io_f32(s, &a->z);
     io_f32(s, &a->height);
     io_i32(s, &a->locked);
-    if (s->reading && a->max_neighbors > w->k_most) /* (the scratch's room; bad values fail validate) */
-        w->k_most = a->max_neighbors;
+    if (s->reading) /* (bad values fail validate) */
+        rvo__raise_k_most(w, a->max_neighbors);
     io_f32(s, &w->stall[i]); /* stall events */
     if (s->reading)
         w->knn_hint[i] = RVO_NO_HINT; /* (not saved: it changes no result) */

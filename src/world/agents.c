@@ -64,7 +64,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].max_speed = def->max_speed;
     w->prm[i].neighbor_dist = def->neighbor_dist;
     w->prm[i].max_neighbors = def->max_neighbors;
-    w->k_most = def->max_neighbors > w->k_most ? def->max_neighbors : w->k_most;
+    rvo__raise_k_most(w, def->max_neighbors);
     w->prm[i].time_horizon = def->time_horizon;
     w->prm[i].time_horizon_obst = def->time_horizon_obst;
     w->prm[i].weight = def->weight;
@@ -242,7 +242,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
         break;
     case RVO_PARAM_MAX_NEIGHBORS:
         a->max_neighbors = (int32_t)value;
-        w->k_most = a->max_neighbors > w->k_most ? a->max_neighbors : w->k_most;
+        rvo__raise_k_most(w, a->max_neighbors);
         break;
     case RVO_PARAM_TIME_HORIZON:
         a->time_horizon = (float)value;

@@ -300,6 +300,12 @@ static inline void rvo__locks_record_move(rvo_world *w, int32_t i) {
     if (w->lock && w->lock[i].left > 0.0)
         w->lock[i].moved = w->pos[i];
 }
+/* An agent may now take k neighbours: w->k_most, the scratch's room
+ * (index/scratch.c), grows to it (never shrinks). */
+static inline void rvo__raise_k_most(rvo_world *w, int32_t k) {
+    if (k > w->k_most)
+        w->k_most = k;
+}
 /* Seconds left on agent i's timed lock, 0 when none. */
 static inline double rvo__lock_left(const rvo_world *w, int32_t i) { return w->lock ? w->lock[i].left : 0.0; }
 /* lock_timers.c: makes w->lock, every agent without a timer, auto lock on;
