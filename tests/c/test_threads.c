@@ -246,12 +246,17 @@ int main(void) {
             CHECK(allocs3 == 0);
             CHECK(allocs_hook == 0);
         } else {
-            /* the overlap pass (separate.c) grows its candidate list by
-             * doubling as the crowd gets denser: a few growths at most */
+            /* the overlap pass (separate.c) grows its candidate list as
+             * the crowd gets denser: a few growths at most. On more
+             * threads, each worker fills a region of its own, so how
+             * often it grows also depends on how the workers shared the
+             * agents: by a quarter each time, up to 2.5 times the lists
+             * when one worker took them all (5 growths; under the
+             * sanitizers, 3 threads on 2 cores reached 3) */
             CHECK(allocs1 <= 2);
-            CHECK(allocs2 <= 2);
-            CHECK(allocs3 <= 2);
-            CHECK(allocs_hook <= 2);
+            CHECK(allocs2 <= 5);
+            CHECK(allocs3 <= 5);
+            CHECK(allocs_hook <= 5);
             /* a host that skips agents and names a bad worker while the
              * overlap candidates are collected: the world collects what it
              * missed itself, same result */
