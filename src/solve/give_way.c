@@ -76,18 +76,26 @@ static bool can_pass(const rvo_world *w, int32_t i, int32_t k) {
  * hemmed in (it cannot give way), that already rests against one, or that
  * like i has stalled for RVO_LONG_STALL times the threshold pressing the
  * same way (preferred velocities within acos(RVO_REST_SAME_COS)), and that
- * i cannot walk round (can_pass)? */
+ * i cannot walk round (can_pass)? An agent that stands still after a long
+ * stall keeps resting on the first two kinds within the wider
+ * acos(RVO_REST_KEEP_COS): otherwise a neighbour that shifted a little
+ * out of the narrow cone let it walk one step along the crowd, and the
+ * crowd never came to rest (docs/quality.md). */
 static bool presses_on_rest(const rvo_world *w, int32_t i) {
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
     const rvo_vec2 p = w->pos[i], pref = w->pref[i];
+    const float still_speed = RVO_REST_STILL * me->max_speed;
+    const bool keeps = (w->uneven[i] & RVO_UNEVEN_LONG) && v2_abs_sq(w->vel[i]) <= still_speed * still_speed;
+    const float rest_cos = keeps ? RVO_REST_KEEP_COS : RVO_REST_AHEAD_COS;
     const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
             const unsigned uk = w->uneven[k];
-            /* idle and hemmed in, resting already, or (both stalled for
-             * long) pressing the same way */
+            /* idle and hemmed in, or resting already (within rest_cos);
+             * or (both stalled for long) pressing the same way */
+            float cos_max = rest_cos;
             bool at_rest = (uk & (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE)) ==
                                (RVO_UNEVEN_IDLE | RVO_UNEVEN_HEMMED_IDLE) ||
                            (uk & RVO_UNEVEN_RESTS);
@@ -96,17 +104,38 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
                 const float d = v2_dot(pref, pk);
                 at_rest = d > 0.0f &&
                           d * d >= RVO_REST_SAME_COS * RVO_REST_SAME_COS * v2_abs_sq(pref) * v2_abs_sq(pk);
+                cos_max = RVO_REST_AHEAD_COS;
             }
             if (!at_rest || !touches(w, i, k))
                 continue;
             const rvo_vec2 rel = v2_sub(w->pos[k], p);
             const float d = v2_dot(pref, rel);
-            if (d > 0.0f &&
-                d * d > RVO_REST_AHEAD_COS * RVO_REST_AHEAD_COS * v2_abs_sq(pref) * v2_abs_sq(rel) &&
+            if (d > 0.0f && d * d > cos_max * cos_max * v2_abs_sq(pref) * v2_abs_sq(rel) &&
                 !can_pass(w, i, k))
                 return true;
         }
     return false;
+}
+
+/* Does agent i touch two agents or more, none of which wants to go
+ * against its way (preferred velocities more than 90 degrees apart)? A
+ * crowd pressing one way: it will not make way, however long i presses. */
+static bool presses_with_crowd(const rvo_world *w, int32_t i) {
+    const agent_grid *g = &w->grid;
+    const agent_params *me = &w->prm[i];
+    const rvo_vec2 p = w->pos[i], pref = w->pref[i];
+    const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
+    int32_t n = 0;
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
+            const int32_t k = g->items[t];
+            if (!touches(w, i, k))
+                continue;
+            if (v2_dot(pref, w->pref[k]) < 0.0f)
+                return false;
+            ++n;
+        }
+    return n >= 2;
 }
 
 #if defined(RVO_SSE2)
@@ -252,6 +281,15 @@ bool rvo__update_shares(rvo_world *w) {
                 joined = true;
             }
     }
+    /* tired: stalled for long, not resting, held back (it walked less than
+     * half its tired aim: once free it walks at full speed again, even
+     * where that aim is below the stall threshold's progress), in a crowd
+     * pressing one way */
+    for (int32_t i = 0; stalled_count > 0 && i < n; ++i)
+        if ((uneven[i] & (RVO_UNEVEN_LONG | RVO_UNEVEN_RESTS)) == RVO_UNEVEN_LONG &&
+            v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]) &&
+            presses_with_crowd(w, i))
+            uneven[i] |= RVO_UNEVEN_TIRED;
     w->n_uneven = count;
     w->n_params = params;
     w->equal_shares = count == 0;

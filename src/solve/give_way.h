@@ -72,6 +72,18 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * sums). A crowd fills them; the rim of parked agents that the last
  * agents of a circle walk along does not, and they rested there for good. */
 #define RVO_UNEVEN_RESTS 64u
+/* Strict overlap, agents stalled RVO_LONG_STALL times the threshold and
+ * not resting: it touches two agents or more and none of them wants to go
+ * against its way, a crowd pressing one way that will not make way. The
+ * solve aims it at its preferred velocity scaled by rvo__tired_scale: the
+ * longer it stalls, the less it presses. Pressing at full strength into a
+ * crowd that does not rest yet (a group sent to a point far too small for
+ * it) kept the whole crowd turning slowly for good; a jam of agents that
+ * want opposite ways still clears by pushing (docs/quality.md). */
+#define RVO_UNEVEN_TIRED 128u
+#ifndef RVO_TIRED_MIN /* -D to tune */
+#define RVO_TIRED_MIN 0.1f
+#endif
 #ifndef RVO_REST_AHEAD_COS /* -D to tune */
 #define RVO_REST_AHEAD_COS 0.85f
 #endif
@@ -81,10 +93,26 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #ifndef RVO_SIDE_FREE /* -D to tune */
 #define RVO_SIDE_FREE 0.9f
 #endif
+/* A stalled agent that stands still (at most RVO_REST_STILL of its max
+ * speed) after RVO_LONG_STALL times the threshold keeps resting on a crowd
+ * at rest within acos(RVO_REST_KEEP_COS) of its way (presses_on_rest). */
+#ifndef RVO_REST_STILL /* -D to tune */
+#define RVO_REST_STILL 0.05f
+#endif
+#ifndef RVO_REST_KEEP_COS /* -D to tune */
+#define RVO_REST_KEEP_COS 0.7f
+#endif
 #define RVO_REST_PASSES 16 /* a resting crowd grows this many agents deep per step at most */
 #ifndef RVO_CONTACT_MARGIN /* -D to tune */
 #define RVO_CONTACT_MARGIN 1.1f
 #endif
+
+/* A tired agent's share of its preferred speed: RVO_LONG_STALL times the
+ * threshold over its stall time, at least RVO_TIRED_MIN. */
+static inline float rvo__tired_scale(const rvo_world *w, int32_t i) {
+    const float k = RVO_LONG_STALL * w->stall_min_time / w->stall[i];
+    return k < RVO_TIRED_MIN ? RVO_TIRED_MIN : k > 1.0f ? 1.0f : k;
+}
 
 /* Sets equal_shares and the flags of w->uneven from the current positions,
  * preferred velocities and stall times (the grid must be valid); the solve
