@@ -226,7 +226,15 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    rests already, or, both stalled for ten times the threshold, one that
  *    presses the same way) rests too: the solve aims it at zero instead of
  *    its preferred velocity until the crowd ahead moves or it stops
- *    stalling (pressing on, it slid along the crowd for good);
+ *    stalling (pressing on, it slid along the crowd for good); stalled for
+ *    ten times the threshold and standing still, it keeps resting within
+ *    about 45 degrees;
+ *  - an agent stalled for ten times the threshold that presses, not
+ *    resting, into two or more agents of which none wants the opposite
+ *    way, presses less and less: the solve aims it at its preferred
+ *    velocity times ten thresholds over its stall time (at least a
+ *    tenth), until it walks its aim (a crowd pressing one way kept
+ *    turning slowly for good);
  *  - two agents that want opposite ways and close head-on (within about 1
  *    degree) while one is slowed avoid by a leg of the velocity obstacle,
  *    not by braking: they pass sideways instead of stopping nose to nose;
