@@ -212,7 +212,7 @@ static int32_t flags4(rvo_world *w, float weight, float t, float t_long, int32_t
  * agent_lines4 (orca.c) takes every agent and block of neighbours without
  * a flag, and agent_lines skips the per-neighbour tests when no agent has
  * one. */
-bool rvo__update_shares(rvo_world *w) {
+bool rvo__update_shares(rvo_world *w, bool aims) {
     const int32_t n = w->count;
     if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven))
         return false;
@@ -270,7 +270,7 @@ bool rvo__update_shares(rvo_world *w) {
     /* at rest against a resting crowd: from the idle agents hemmed in
      * outwards, in the world's order (the same on any thread count), until
      * no more agent joins (a bounded number of passes) */
-    bool joined = stalled_count > 0;
+    bool joined = aims && stalled_count > 0;
     for (int pass = 0; joined && pass < RVO_REST_PASSES; ++pass) {
         joined = false;
         for (int32_t i = 0; i < n; ++i)
@@ -285,7 +285,7 @@ bool rvo__update_shares(rvo_world *w) {
      * half its tired aim: once free it walks at full speed again, even
      * where that aim is below the stall threshold's progress), in a crowd
      * pressing one way */
-    for (int32_t i = 0; stalled_count > 0 && i < n; ++i)
+    for (int32_t i = 0; aims && stalled_count > 0 && i < n; ++i)
         if ((uneven[i] & (RVO_UNEVEN_LONG | RVO_UNEVEN_RESTS)) == RVO_UNEVEN_LONG &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]) &&
             presses_with_crowd(w, i))

@@ -117,8 +117,10 @@ static inline float rvo__tired_scale(const rvo_world *w, int32_t i) {
 /* Sets equal_shares and the flags of w->uneven from the current positions,
  * preferred velocities and stall times (the grid must be valid); the solve
  * calls it before ORCA lines are built, the strict overlap passes before
- * they start. False when out of memory. */
-bool rvo__update_shares(rvo_world *w);
+ * they start. aims: also RVO_UNEVEN_RESTS and RVO_UNEVEN_TIRED, which only
+ * the solve's aim reads (the overlap passes and the debug lines skip
+ * them). False when out of memory. */
+bool rvo__update_shares(rvo_world *w, bool aims);
 
 /* Giving way's two per-agent tests (rvo__gives_way, and the flags of
  * rvo__update_shares, which must match it): idle (rvo__idle); stalled, a

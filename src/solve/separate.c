@@ -1008,7 +1008,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
     if (!rvo__prepare(w))
         return RVO_ERR_OUT_OF_MEMORY;
     /* who gives way, from the integrated positions (pair_share) */
-    if (w->strict_overlap && !rvo__update_shares(w))
+    if (w->strict_overlap && !rvo__update_shares(w, false))
         return RVO_ERR_OUT_OF_MEMORY;
     *gridded = true;
 

@@ -101,7 +101,7 @@ rvo_status rvo_world_solve(rvo_world *w, float dt) {
     w->locks_moved = false; /* lock timers: the positions integrate left are no more */
     if (!rvo__prepare(w))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    if (!rvo__update_shares(w))
+    if (!rvo__update_shares(w, true))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     RVO_ASSERT(w->grid.valid && w->egrid.valid && w->uneven_cap >= w->count);
     solve_ctx c;
