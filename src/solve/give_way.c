@@ -21,14 +21,16 @@ static bool touches(const rvo_world *w, int32_t i, int32_t k) {
 }
 
 /* The agents that agent i touches: all of them in *all, the idle ones
- * among them in *idle. Searches the agent grid, whose items may stand up to
- * its slack from their cells (the box: every agent i can touch). */
-static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t *idle) {
+ * among them in *idle, those that want to go against i's way (preferred
+ * velocities more than 90 degrees apart) in *against. Searches the agent
+ * grid, whose items may stand up to its slack from their cells (the box:
+ * every agent i can touch). */
+static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t *idle, int32_t *against) {
     const agent_grid *g = &w->grid;
     const agent_params *me = &w->prm[i];
-    const rvo_vec2 p = w->pos[i];
+    const rvo_vec2 p = w->pos[i], pref = w->pref[i];
     const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
-    *all = *idle = 0;
+    *all = *idle = *against = 0;
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) /* (a row's cells are one span of items) */
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
@@ -36,6 +38,7 @@ static void count_contacts(const rvo_world *w, int32_t i, int32_t *all, int32_t 
                 continue;
             ++*all;
             *idle += rvo__idle(w->pref[k], &w->prm[k]);
+            *against += v2_dot(pref, w->pref[k]) < 0.0f;
         }
 }
 
@@ -115,27 +118,6 @@ static bool presses_on_rest(const rvo_world *w, int32_t i) {
                 return true;
         }
     return false;
-}
-
-/* Does agent i touch two agents or more, none of which wants to go
- * against its way (preferred velocities more than 90 degrees apart)? A
- * crowd pressing one way: it will not make way, however long i presses. */
-static bool presses_with_crowd(const rvo_world *w, int32_t i) {
-    const agent_grid *g = &w->grid;
-    const agent_params *me = &w->prm[i];
-    const rvo_vec2 p = w->pos[i], pref = w->pref[i];
-    const grid_cells b = rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (me->radius + g->max_radius));
-    int32_t n = 0;
-    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
-        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
-            const int32_t k = g->items[t];
-            if (!touches(w, i, k))
-                continue;
-            if (v2_dot(pref, w->pref[k]) < 0.0f)
-                return false;
-            ++n;
-        }
-    return n >= 2;
 }
 
 #if defined(RVO_SSE2)
@@ -262,10 +244,19 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         if (!(uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)))
             continue;
         --yielders;
-        int32_t all, idle;
-        count_contacts(w, i, &all, &idle);
+        int32_t all, idle, against;
+        count_contacts(w, i, &all, &idle, &against);
         uneven[i] |=
             (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
+        /* tired: stalled for long, held back (it walked less than half its
+         * tired aim: once free it walks at full speed again, even where
+         * that aim is below the stall threshold's progress), touching two
+         * agents or more of which none wants to go against its way (a
+         * crowd pressing one way, which will not make way); resting, which
+         * the passes below decide, wins in the solve */
+        if (aims && (uneven[i] & RVO_UNEVEN_LONG) && all >= 2 && against == 0 &&
+            v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
+            uneven[i] |= RVO_UNEVEN_TIRED;
     }
     /* at rest against a resting crowd: from the idle agents hemmed in
      * outwards, in the world's order (the same on any thread count), until
@@ -281,15 +272,6 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
                 joined = true;
             }
     }
-    /* tired: stalled for long, not resting, held back (it walked less than
-     * half its tired aim: once free it walks at full speed again, even
-     * where that aim is below the stall threshold's progress), in a crowd
-     * pressing one way */
-    for (int32_t i = 0; aims && stalled_count > 0 && i < n; ++i)
-        if ((uneven[i] & (RVO_UNEVEN_LONG | RVO_UNEVEN_RESTS)) == RVO_UNEVEN_LONG &&
-            v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]) &&
-            presses_with_crowd(w, i))
-            uneven[i] |= RVO_UNEVEN_TIRED;
     w->n_uneven = count;
     w->n_params = params;
     w->equal_shares = count == 0;

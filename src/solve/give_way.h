@@ -72,14 +72,15 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * sums). A crowd fills them; the rim of parked agents that the last
  * agents of a circle walk along does not, and they rested there for good. */
 #define RVO_UNEVEN_RESTS 64u
-/* Strict overlap, agents stalled RVO_LONG_STALL times the threshold and
- * not resting: it touches two agents or more and none of them wants to go
- * against its way, a crowd pressing one way that will not make way. The
- * solve aims it at its preferred velocity scaled by rvo__tired_scale: the
- * longer it stalls, the less it presses. Pressing at full strength into a
- * crowd that does not rest yet (a group sent to a point far too small for
- * it) kept the whole crowd turning slowly for good; a jam of agents that
- * want opposite ways still clears by pushing (docs/quality.md). */
+/* Strict overlap, agents stalled RVO_LONG_STALL times the threshold: it
+ * touches two agents or more and none of them wants to go against its
+ * way, a crowd pressing one way that will not make way. Unless it rests
+ * (RVO_UNEVEN_RESTS wins), the solve aims it at its preferred velocity
+ * scaled by rvo__tired_scale: the longer it stalls, the less it presses.
+ * Pressing at full strength into a crowd that does not rest yet (a group
+ * sent to a point far too small for it) kept the whole crowd turning
+ * slowly for good; a jam of agents that want opposite ways still clears by
+ * pushing (docs/quality.md). */
 #define RVO_UNEVEN_TIRED 128u
 #ifndef RVO_TIRED_MIN /* -D to tune */
 #define RVO_TIRED_MIN 0.1f
