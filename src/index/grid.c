@@ -259,6 +259,10 @@ static inline void scan_span(const rvo_world *w, const agent_grid *g, rvo_vec2 p
 #endif
 }
 
+/* The search box's padding: rounding never drops a cell, and agents filed
+ * where they were (the grid's slack) are still found. */
+static inline float knn_pad(const agent_grid *g) { return g->cell * (1.0f / 1024.0f) + g->slack; }
+
 #if defined(RVO_SSE2)
 /* The ranked search (grid_knn_ranked), for lists of up to KNN_RANKED_K
  * agents from up to KNN_RANKED_CAP candidates. offer()'s insertion leaves
@@ -336,9 +340,13 @@ static inline int32_t rank_candidates(float *bd, const int32_t *bj, int32_t cnt,
  * search then shrinks the range as it fills its list). For a search whose
  * range is about the k-th distance already: the hinted guess, or a range
  * that held fewer than k agents last step. */
-static inline int32_t grid_knn_ranked(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq, int32_t k,
-                                      neighbor *out, const int32_t *box, float pad, const bool filter) {
+static RVO_NOINLINE int32_t grid_knn_ranked(const rvo_world *w, int32_t self, float range_sq, int32_t k,
+                                            neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
+    const rvo_vec2 p = w->pos[self];
+    const float pad = knn_pad(g);
+    int32_t box[4]; /* (cell_coord's cells) */
+    rvo__grid_box(g, p, sqrtf(range_sq) + pad, box);
     float bd[KNN_RANKED_CAP + 4];
     int32_t bj[KNN_RANKED_CAP + 4];
     const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), range = _mm_set1_ps(range_sq);
@@ -381,25 +389,13 @@ static inline int32_t grid_knn_ranked(const rvo_world *w, rvo_vec2 p, int32_t se
  * once it has shrunk, are skipped. Bounds are padded so that rounding never
  * drops a cell, and by the grid's slack for agents filed where they were. */
 RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p, int32_t self, float range_sq,
-                                                 int32_t k, neighbor *out, const bool filter,
-                                                 const bool ranked) {
+                                                 int32_t k, neighbor *out, const bool filter) {
     const agent_grid *g = &w->grid;
-    if (k <= 0 || w->count == 0)
-        return 0;
     int32_t n = 0;
-    const float pad = g->cell * (1.0f / 1024.0f) + g->slack;
+    const float pad = knn_pad(g);
     const float reach = sqrtf(range_sq) + pad;
     int32_t box[4]; /* (cell_coord's cells) */
     rvo__grid_box(g, p, reach, box);
-#if defined(RVO_SSE2)
-    if (ranked && k <= KNN_RANKED_K) {
-        const int32_t m = grid_knn_ranked(w, p, self, range_sq, k, out, box, pad, filter);
-        if (m >= 0)
-            return m;
-    }
-#else
-    (void)ranked;
-#endif
     const int32_t x0 = box[0], x1 = box[1], y0 = box[2], y1 = box[3];
     const int32_t cy = cell_coord(p.y, g->oy, g->inv_cell, g->ny);
     const int32_t *start = g->start;
@@ -433,16 +429,35 @@ RVO_ALWAYS_INLINE static inline int32_t grid_knn(const rvo_world *w, rvo_vec2 p,
     return n;
 }
 
-/* grid_knn within range_sq: without groups, masks and heights the filter
- * goes away. ranked: grid_knn_ranked first (a range about the k-th
- * distance). */
-static int32_t knn_within(const rvo_world *w, int32_t i, float range_sq, neighbor *out, bool ranked) {
-    const agent_params *a = &w->prm[i];
-    if (w->n_filtering > 0)
-        return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, true, ranked);
-    if (ranked)
-        return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, false, true);
-    return grid_knn(w, w->pos[i], i, range_sq, a->max_neighbors, out, false, false);
+/* grid_knn for agent i, out of line: without groups, masks and heights the
+ * filter goes away. */
+static RVO_NOINLINE int32_t knn_scan_filtered(const rvo_world *w, int32_t i, float range_sq, neighbor *out) {
+    return grid_knn(w, w->pos[i], i, range_sq, w->prm[i].max_neighbors, out, true);
+}
+static RVO_NOINLINE int32_t knn_scan(const rvo_world *w, int32_t i, float range_sq, neighbor *out) {
+    return grid_knn(w, w->pos[i], i, range_sq, w->prm[i].max_neighbors, out, false);
+}
+
+/* Agent i's k nearest within range_sq. ranked: grid_knn_ranked first (a
+ * range about the k-th distance), the scan only when it declines; each
+ * search is a call of its own, so nothing of one is kept across the other
+ * (with the scan inlined here, every ranked search paid for saving its
+ * state). */
+static inline int32_t knn_within(const rvo_world *w, int32_t i, float range_sq, neighbor *out, bool ranked) {
+    const int32_t k = w->prm[i].max_neighbors;
+    if (k <= 0 || w->count == 0)
+        return 0;
+    const bool filter = w->n_filtering > 0;
+#if defined(RVO_SSE2)
+    if (ranked && k <= KNN_RANKED_K) {
+        const int32_t m = grid_knn_ranked(w, i, range_sq, k, out, filter);
+        if (m >= 0)
+            return m;
+    }
+#else
+    (void)ranked;
+#endif
+    return filter ? knn_scan_filtered(w, i, range_sq, out) : knn_scan(w, i, range_sq, out);
 }
 
 int32_t rvo__agent_neighbors(const rvo_world *w, int32_t i, neighbor *out) {
