@@ -489,8 +489,16 @@ op(2, "surround_plan", function(r)
         stalled[k] = r:chance(0.5) and 0 or r:uniform(0, 3)
         flips[k] = r:chance(0.7) and -1 or r:uniform(0, 10)
     end
-    return "w:surround_plan", bound(S.methods.surround_plan, S.w),
-        { n = 6, ids, phases, stalled, flips, surround_def(r), buffer(r) or {} }, true, S.w
+    local a = { n = 6, ids, phases, stalled, flips, surround_def(r), buffer(r) or {} }
+    -- phases, stalled and flips are updated in place: the loaded copy repeats
+    -- the call on the lists as drawn (a.fresh), not on what the call left
+    local function copy(t)
+        local c = {}
+        for k, v in pairs(t) do c[k] = v end
+        return c
+    end
+    a.fresh = { n = 6, ids, copy(phases), copy(stalled), copy(flips), a[5], {} }
+    return "w:surround_plan", bound(S.methods.surround_plan, S.w), a, true, S.w
 end)
 op(1, "surround_project", function(r)
     local ids = of_ids(r)
@@ -818,7 +826,7 @@ local function run_seed(seed, nops, keep, out)
             if sh ~= nil and sh ~= (ok and res[1]) and label:find("^w:") and not sh:is_destroyed() then
                 local name = label:sub(3)
                 local g = name == "__tostring" and tostring or S.methods[name]
-                local sok, sres = pcall(call, bound(g, sh), a)
+                local sok, sres = pcall(call, bound(g, sh), a.fresh or a)
                 stats.shadowed = stats.shadowed + 1
                 if sok then read_views(label, sres, sh) end
                 local mine = ok and describe(res) or show(clean_message(res))
