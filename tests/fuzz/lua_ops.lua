@@ -85,6 +85,13 @@ local BOUNDARY = { 0, -0.0, -1, 1, 0.5, -0.5, 1e-300, 1e300, 2 ^ 31, 2 ^ 32, 2 ^
     huge, -huge, NAN, 3, 7.25, -2 ^ 31, 2 ^ 31 - 1 }
 local WRONG = { "1", "2.5", "abc", "", "0x10", " 3 ", {}, { 1, 2 }, { x = 1 }, true, false, noop, "nil" }
 
+-- A table's fields in a new table (one level).
+local function copy_table(t)
+    local c = {}
+    for k, x in pairs(t) do c[k] = x end
+    return c
+end
+
 -- One wrong-typed or boundary value; "nil" stands for nil.
 local function odd_value(r)
     if r:chance(0.5) then
@@ -93,9 +100,7 @@ local function odd_value(r)
     local v = r:pick(WRONG)
     if v == "nil" then return nil end
     if type(v) == "table" then -- a fresh table each time (callers may fill it)
-        local t = {}
-        for k, x in pairs(v) do t[k] = x end
-        return t
+        return copy_table(v)
     end
     return v
 end
@@ -492,12 +497,7 @@ op(2, "surround_plan", function(r)
     local a = { n = 6, ids, phases, stalled, flips, surround_def(r), buffer(r) or {} }
     -- phases, stalled and flips are updated in place: the loaded copy repeats
     -- the call on the lists as drawn (a.fresh), not on what the call left
-    local function copy(t)
-        local c = {}
-        for k, v in pairs(t) do c[k] = v end
-        return c
-    end
-    a.fresh = { n = 6, ids, copy(phases), copy(stalled), copy(flips), a[5], {} }
+    a.fresh = { n = 6, ids, copy_table(phases), copy_table(stalled), copy_table(flips), a[5], {} }
     return "w:surround_plan", bound(S.methods.surround_plan, S.w), a, true, S.w
 end)
 op(1, "surround_project", function(r)
