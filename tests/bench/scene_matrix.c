@@ -15,9 +15,14 @@
  *                              (SCENE_TRACE=k: agent k's every step)
  *   scene_matrix --require SCENE...  every case of those scenes; exits 1
  *                              if one fails (the meson test scene_matrix)
+ *   scene_matrix --wide        the wider set: head-on pairs at lateral
+ *                              offsets of 0-4 radii (headonK: K radii)
+ *                              and rings of 4-32 (ringN: N agents), every
+ *                              case, failures only
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
- * ring (16 to the antipodes), corridor (a head-on pair between walls 2.5 m
- * apart), blocks (4 x 4 through 4 x 4). Figures: docs/quality.md. */
+ * ring (16 to the antipodes; ringN: N of them), corridor (a head-on pair
+ * between walls 2.5 m apart), blocks (4 x 4 through 4 x 4), headonK (a
+ * pair K radii apart sideways). Figures: docs/quality.md. */
 #include "rvo.h"
 
 #include <math.h>
@@ -25,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAXA = 64 };
+enum { MAXA = 64 }; /* (rings of up to 64) */
 typedef struct scene {
     int n;
     float sx[MAXA], sy[MAXA], dx[MAXA], dy[MAXA], dist[MAXA];
@@ -50,11 +55,17 @@ static scene make(const char *name) {
             ADD(-12 - 1.5f * k, 0, 1, 0, 24);
             ADD(12 + 1.5f * k, 0, -1, 0, 24);
         }
-    } else if (!strcmp(name, "ring")) {
-        for (int k = 0; k < 16; ++k) {
-            const float a = 6.2831853f * k / 16;
+    } else if (!strncmp(name, "ring", 4) && (name[4] == 0 || atoi(name + 4) > 0)) {
+        int n = name[4] ? atoi(name + 4) : 16;
+        n = n < MAXA ? n : MAXA;
+        for (int k = 0; k < n; ++k) {
+            const float a = 6.2831853f * k / n;
             ADD(11 * cosf(a), 11 * sinf(a), -cosf(a), -sinf(a), 22);
         }
+    } else if (!strncmp(name, "headon", 6) && name[6]) {
+        const float off = 0.5f * (float)atof(name + 6); /* K radii of 0.5 m */
+        ADD(-12, 0.5f * off, 1, 0, 24);
+        ADD(12, -0.5f * off, -1, 0, 24);
     } else if (!strcmp(name, "corridor")) {
         ADD(-12, 0, 1, 0, 24);
         ADD(12, 0, -1, 0, 24);
@@ -197,11 +208,16 @@ int main(int argc, char **argv) {
     const char **scenes = all;
     int nscenes = 6;
     const int require = argc > 2 && !strcmp(argv[1], "--require");
+    const int wide = argc == 2 && !strcmp(argv[1], "--wide");
+    const char *wider[] = {"headon0", "headon0.5", "headon1", "headon2", "headon3", "headon4",
+                           "ring4",   "ring8",     "ring12",  "ring20",  "ring24",  "ring32"};
     if (require)
         scenes = (const char **)argv + 2, nscenes = argc - 2;
+    if (wide)
+        scenes = wider, nscenes = (int)(sizeof wider / sizeof *wider);
     const float hs[] = {1, 2, 5, 10}, vs[] = {1, 2, 4};
     int fails = 0, total = 0;
-    const int verbose = argc > 1 && !require;
+    const int verbose = argc > 1 && !require && !wide;
     for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
             for (int t = 0; t < 4; ++t)
