@@ -262,6 +262,25 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
     return -1.0f;
 }
 
+/* The horizon [s] of agent i's ORCA lines against other agents: its
+ * time_horizon, but with strict overlap at most RVO_IDLE_HORIZON while it
+ * is idle. An idle agent gives way to one that walks at it; looking 10 s
+ * ahead (RVO2's examples), it made way for pressers still metres off, left
+ * its arrival radius, walked back and pushed the next: a group sent to a
+ * point too small for it churned for good at horizons of 5-10 s. Stalled
+ * agents keep their horizon: shortening theirs too cost the dense crossing
+ * 5-13% (docs/quality.md, stop 37). */
+#ifndef RVO_IDLE_HORIZON /* -D to tune */
+#define RVO_IDLE_HORIZON 2.0f
+#endif
+static inline float rvo__lines_horizon(const rvo_world *w, int32_t i) {
+    const agent_params *a = &w->prm[i];
+    const float th = a->time_horizon;
+    return th > RVO_IDLE_HORIZON && w->strict_overlap && !w->rvo2_compat && rvo__idle(w->pref[i], a)
+               ? RVO_IDLE_HORIZON
+               : th;
+}
+
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict
  * overlap: all of it when it gives way, none when the other does. */
 static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) {

@@ -468,7 +468,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
-    const float inv_th = 1.0f / rvo__min_time(me->time_horizon);
+    const float inv_th = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
     const bool strict = w->strict_overlap && !w->rvo2_compat;
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
@@ -813,7 +813,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.rad = _mm_set1_ps(w->prm[ai].radius);
     c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
-    c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(w->prm[ai].time_horizon));
+    c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(rvo__lines_horizon(w, ai)));
     if (keep_right) {
         const rvo_vec2 pref = w->pref[ai];
         const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;

@@ -29,17 +29,17 @@ typedef struct rest {
 } rest;
 
 /* 80 agents (radius 0.5, max speed 2, dt 0.1, neighbour distance 5, time
- * horizon 2) for 2 minutes. scene 0: from a ring of 30 m to random slots
- * of a 4 m x 4 m patch; 1: a marching block to 10 x 8 slots 0.9 m apart;
- * 2: two squads from either side to random slots of two patches side by
- * side; 3: from 20-30 m all round to one rally point. */
-static rest rally(int scene, float arrive, int threads, unsigned seed, int mode) {
+ * horizon: horizon) for 2 minutes. scene 0: from a ring of 30 m to random
+ * slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8 slots 0.9 m
+ * apart; 2: two squads from either side to random slots of two patches
+ * side by side; 3: from 20-30 m all round to one rally point. */
+static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mode, float horizon) {
     rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.1f;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = 2;
     wd.agent.neighbor_dist = 5;
-    wd.agent.time_horizon = 2;
+    wd.agent.time_horizon = horizon;
     wd.threads = threads;
     rvo_world *w = rvo_world_create(&wd, NULL);
     rest r = {0, 0, 0, 0, 0, 0};
@@ -113,6 +113,11 @@ static rest rally(int scene, float arrive, int threads, unsigned seed, int mode)
     }
     rvo_world_destroy(w);
     return r;
+}
+
+/* The scenes at a time horizon of 2 s. */
+static inline rest rally(int scene, float arrive, int threads, unsigned seed, int mode) {
+    return rally_at(scene, arrive, threads, seed, mode, 2.0f);
 }
 
 #endif
