@@ -6,11 +6,19 @@
  * (mean speed above 0.05 m/s, more than one agent moving at the end or an
  * overlap above 1%), then the totals over the rows with an arrival radius.
  *   rally [SEEDS [default|soft|rvo2 [HORIZON]]]
- *                              (default: 5 seeds, every mode, horizon 2 s) */
+ *                              (default: 5 seeds, every mode, horizon 2 s)
+ *   rally --sweep [SEEDS]      the default mode over settings: time steps
+ *                              1/60, 0.1 and 0.25 s, radius 0.5 (neighbour
+ *                              distance 5) and 1 (10, the scene scaled),
+ *                              max speeds 1, 2, 4, horizons 1, 2, 5, 10 s;
+ *                              arrival radii 3 and 1.5 radius sums; the
+ *                              runs missed per setting, then by horizon and
+ *                              by time step (1 seed: about 5 minutes) */
 #include "rally_scenes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void report(int seeds, int mode, float horizon) {
     static const char *const modes[] = {"default", "soft", "rvo2"};
@@ -47,7 +55,53 @@ static void report(int seeds, int mode, float horizon) {
         speed_sum / rows, moving_sum, missed_sum, rows * seeds);
 }
 
+static int sweep(int seeds) {
+    static const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f}, radii[] = {0.5f, 1.0f}, speeds[] = {1, 2, 4},
+                       horizons[] = {1, 2, 5, 10};
+    int by_horizon[4] = {0}, by_dt[3] = {0}, missed_all = 0, runs_all = 0;
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 2; ++b)
+            for (int c = 0; c < 3; ++c)
+                for (int d = 0; d < 4; ++d) {
+                    const rally_setting st = {dts[a], radii[b], speeds[c], 10.0f * radii[b], horizons[d]};
+                    int missed = 0, runs = 0, moving = 0;
+                    double worst = 0;
+                    for (int scene = 0; scene < RALLY_SCENES; ++scene)
+                        for (int k = 0; k < 2; ++k)
+                            for (int s = 0; s < seeds; ++s) {
+                                const float arrive = (k == 0 ? 3.0f : 1.5f) * st.radius / 0.5f;
+                                const rest r = rally_in(scene, arrive, 1, 12345u + 7919u * (unsigned)s,
+                                                        RALLY_DEFAULT, st);
+                                if (!r.ok) {
+                                    fprintf(stderr, "rally: an rvo call failed\n");
+                                    return 1;
+                                }
+                                missed += r.speed > 0.05 || r.moving > 1 || r.overlap > 0.01;
+                                ++runs;
+                                worst = r.speed > worst ? r.speed : worst;
+                                moving = r.moving > moving ? r.moving : moving;
+                            }
+                    printf("dt %.4f radius %.1f speed %g horizon %2g: missed %d of %d (worst mean speed %.3f "
+                           "m/s, "
+                           "most moving %d)\n",
+                           st.dt, st.radius, st.max_speed, st.horizon, missed, runs, worst, moving);
+                    by_horizon[d] += missed, by_dt[a] += missed, missed_all += missed, runs_all += runs;
+                }
+    printf("by horizon 1, 2, 5, 10 s: %d, %d, %d, %d; by time step 1/60, 0.1, 0.25 s: %d, %d, %d\n",
+           by_horizon[0], by_horizon[1], by_horizon[2], by_horizon[3], by_dt[0], by_dt[1], by_dt[2]);
+    printf("missed %d of %d runs\n", missed_all, runs_all);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--sweep")) {
+        const int seeds = argc > 2 ? atoi(argv[2]) : 1;
+        if (seeds < 1) {
+            fprintf(stderr, "usage: rally --sweep [SEEDS]\n");
+            return 2;
+        }
+        return sweep(seeds);
+    }
     const int seeds = argc > 1 ? atoi(argv[1]) : 5;
     const float horizon = argc > 3 ? (float)atof(argv[3]) : 2.0f;
     if (seeds < 1 || !(horizon > 0.0f)) {

@@ -28,18 +28,26 @@ typedef struct rest {
     uint64_t hash;  /* final positions, bit for bit */
 } rest;
 
-/* 80 agents (radius 0.5, max speed 2, dt 0.1, neighbour distance 5, time
- * horizon: horizon) for 2 minutes. scene 0: from a ring of 30 m to random
- * slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8 slots 0.9 m
- * apart; 2: two squads from either side to random slots of two patches
- * side by side; 3: from 20-30 m all round to one rally point. */
-static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mode, float horizon) {
+/* The world's settings: time step [s], radius [m], max speed [m/s],
+ * neighbour distance [m], time horizon [s]. */
+typedef struct rally_setting {
+    float dt, radius, max_speed, neighbor_dist, horizon;
+} rally_setting;
+static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f};
+
+/* 80 agents for 2 minutes (in the default setting: radius 0.5, max speed 2,
+ * dt 0.1, neighbour distance 5, time horizon 2). scene 0: from a ring of
+ * 30 m to random slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8
+ * slots 0.9 m apart; 2: two squads from either side to random slots of two
+ * patches side by side; 3: from 20-30 m all round to one rally point. Other
+ * radii scale the scene and its 2 minutes with radius / 0.5. */
+static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mode, rally_setting st) {
     rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = 0.1f;
-    wd.agent.radius = 0.5f;
-    wd.agent.max_speed = 2;
-    wd.agent.neighbor_dist = 5;
-    wd.agent.time_horizon = horizon;
+    wd.time_step = st.dt;
+    wd.agent.radius = st.radius;
+    wd.agent.max_speed = st.max_speed;
+    wd.agent.neighbor_dist = st.neighbor_dist;
+    wd.agent.time_horizon = st.horizon;
     wd.threads = threads;
     rvo_world *w = rvo_world_create(&wd, NULL);
     rest r = {0, 0, 0, 0, 0, 0};
@@ -50,7 +58,9 @@ static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mo
         r.ok &= rvo_world_set_strict_overlap(w, false) == RVO_OK;
     if (mode == RALLY_RVO2)
         r.ok &= rvo_world_set_rvo2_compat(w, true) == RVO_OK;
-    enum { N = 80, STEPS = 1200, WINDOW = 200 };
+    enum { N = 80 };
+    const float scale = st.radius / 0.5f;
+    const int steps = (int)(120.0f * scale / st.dt + 0.5f), window = (int)(20.0f / st.dt + 0.5f);
     float goal[2 * N], pref[2 * N], prev[2 * N];
     for (int i = 0; i < N; ++i) {
         float x, y;
@@ -72,16 +82,17 @@ static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mo
             goal[2 * i] = side * 2.5f - 1.5f + 3 * rally_frand(&seed),
                      goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
         }
+        x *= scale, y *= scale, goal[2 * i] *= scale, goal[2 * i + 1] *= scale;
         r.ok &= rvo_world_add_agent(w, x, y, NULL) != 0;
     }
     memset(prev, 0, sizeof prev);
     long samples = 0;
-    for (int step = 0; step < STEPS; ++step) {
+    for (int step = 0; step < steps; ++step) {
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < N; ++i) {
             const float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            const float s = d <= arrive || d < 1e-6f ? 0.0f : 2.0f / d;
+            const float s = d <= arrive || d < 1e-6f ? 0.0f : st.max_speed / d;
             pref[2 * i] = dx * s, pref[2 * i + 1] = dy * s;
         }
         r.ok &= rvo_world_set_pref_velocities(w, pref, N) == RVO_OK;
@@ -90,11 +101,12 @@ static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mo
         const float *v = rvo_world_velocities_view(w);
         for (int i = 0; i < N; ++i)
             for (int j = i + 1; j < N; ++j)
-                r.overlap = fmax(r.overlap, 1.0 - hypot(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]));
-        if (step >= STEPS - WINDOW) {
+                r.overlap = fmax(r.overlap, 1.0 - hypot(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]) /
+                                                      (2.0 * st.radius));
+        if (step >= steps - window) {
             for (int i = 0; i < N; ++i) {
                 r.speed += hypot(v[2 * i], v[2 * i + 1]);
-                r.accel += hypot(v[2 * i] - prev[2 * i], v[2 * i + 1] - prev[2 * i + 1]) / 0.1;
+                r.accel += hypot(v[2 * i] - prev[2 * i], v[2 * i + 1] - prev[2 * i + 1]) / (double)st.dt;
             }
             samples += N;
         }
@@ -115,9 +127,16 @@ static rest rally_at(int scene, float arrive, int threads, unsigned seed, int mo
     return r;
 }
 
-/* The scenes at a time horizon of 2 s. */
+/* The default setting at another time horizon. */
+static inline rest rally_at(int scene, float arrive, int threads, unsigned seed, int mode, float horizon) {
+    rally_setting st = rally_default;
+    st.horizon = horizon;
+    return rally_in(scene, arrive, threads, seed, mode, st);
+}
+
+/* The default setting. */
 static inline rest rally(int scene, float arrive, int threads, unsigned seed, int mode) {
-    return rally_at(scene, arrive, threads, seed, mode, 2.0f);
+    return rally_in(scene, arrive, threads, seed, mode, rally_default);
 }
 
 #endif
