@@ -213,6 +213,10 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    at most 1% of its max speed gives way to a moving one of no greater
  *    weight (ORCA: the idle one takes the whole avoidance; the overlap
  *    resolution: 90% of it), then walks back on its own preferred velocity;
+ *    with the ORCA solver an idle agent looks at most 2 s ahead of agents,
+ *    whatever its time_horizon (looking 10 s ahead it made way for agents
+ *    still metres off, and a group sent to a point too small for it
+ *    churned for good);
  *  - jams break, between agents that want opposite ways: of two stalled
  *    ones (rvo_world_stalled's threshold) one gives way as above (the
  *    higher weight, or a hash of the two ids), and an agent stalled for ten
