@@ -274,10 +274,10 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
 #define RVO_IDLE_HORIZON 2.0f
 #endif
 static inline float rvo__lines_horizon(const rvo_world *w, int32_t i) {
-    const float th =
-        w->prm[i].time_horizon; /* (the idle flag: strict overlap only, see rvo__update_shares) */
-    return th > RVO_IDLE_HORIZON && w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_IDLE) ? RVO_IDLE_HORIZON
-                                                                                        : th;
+    /* (the idle flag: strict overlap only, rvo__update_shares) */
+    const bool idle = w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_IDLE);
+    const float th = w->prm[i].time_horizon;
+    return idle && th > RVO_IDLE_HORIZON ? RVO_IDLE_HORIZON : th;
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict
