@@ -269,7 +269,7 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
  * its arrival radius, walked back and pushed the next: a group sent to a
  * point too small for it churned for good at horizons of 5-10 s. Stalled
  * agents keep their horizon: shortening theirs too cost the dense crossing
- * 5-13% (docs/quality.md, stop 37). */
+ * 2-14% (docs/quality.md, stop 37). */
 #ifndef RVO_IDLE_HORIZON /* -D to tune */
 #define RVO_IDLE_HORIZON 2.0f
 #endif

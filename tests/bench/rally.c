@@ -81,9 +81,8 @@ static int sweep(int seeds) {
                                 worst = r.speed > worst ? r.speed : worst;
                                 moving = r.moving > moving ? r.moving : moving;
                             }
-                    printf("dt %.4f radius %.1f speed %g horizon %2g: missed %d of %d (worst mean speed %.3f "
-                           "m/s, "
-                           "most moving %d)\n",
+                    printf("dt %.4f radius %.1f speed %g horizon %2g: missed %d of %d "
+                           "(worst mean speed %.3f m/s, most moving %d)\n",
                            st.dt, st.radius, st.max_speed, st.horizon, missed, runs, worst, moving);
                     by_horizon[d] += missed, by_dt[a] += missed, missed_all += missed, runs_all += runs;
                 }
