@@ -13,6 +13,11 @@
 #ifndef RVO_SEPARATION_MAX_PASSES /* -D to tune */
 #define RVO_SEPARATION_MAX_PASSES 64
 #endif
+/* Rounds of passes, each from lists made afresh, when the passes moved an
+ * agent far enough to meet one outside its list (separate.c). */
+#ifndef RVO_SEPARATION_ROUNDS /* -D to tune */
+#define RVO_SEPARATION_ROUNDS 4
+#endif
 /* From this strict pass on, a pair with a locked or weight-0 agent splits
  * its overlap evenly: an agent pinched between two that stay put against it
  * (weight 0, or locked and not pressing) still overlaps after the passes
