@@ -207,8 +207,9 @@ RVO_API rvo_status rvo_world_set_rvo2_compat(rvo_world *w, bool on);
 RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
 /* Strict overlap: hard bodies (ON by default, no effect with
  * rvo2_compat). The overlap resolution repeats until no pair overlaps by
- * more than 0.2% of its radius sum (at most 64 passes), velocities take up
- * its correction (they are the motion the agent really made), and:
+ * more than 0.2% of its radius sum (at most 64 passes; up to four rounds
+ * of them, when they pushed agents far enough to meet new ones), velocities
+ * take up its correction (they are the motion the agent really made), and:
  *  - moving agents push idle ones aside: an agent whose preferred speed is
  *    at most 1% of its max speed gives way to a moving one of no greater
  *    weight (ORCA: the idle one takes the whole avoidance; the overlap
