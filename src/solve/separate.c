@@ -1070,7 +1070,7 @@ rvo_status rvo__separate(rvo_world *w, float dt, bool *gridded) {
         }
         /* Pushed that far (a crowd meeting at a body's width per step or
          * more), an agent can overlap one outside its list: the lists again
-         * from where the agents stand. Overlaps of 80-95% stayed at dt 0.25
+         * from where the agents stand. Overlaps of 13-94% stayed at dt 0.25
          * and max speed 4 (docs/quality.md, stop 37). Out of memory, the
          * step keeps what it has. */
         if (!(feed_back(&c) > slack * slack) || round + 1 >= RVO_SEPARATION_ROUNDS)
