@@ -217,7 +217,9 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    with the ORCA solver an idle agent looks at most 2 s ahead of agents,
  *    whatever its time_horizon (looking 10 s ahead it made way for agents
  *    still metres off, and a group sent to a point too small for it
- *    churned for good);
+ *    churned for good), and a stalled one at most as far as it walks 7
+ *    body widths at its max speed (a long horizon let pressers push a
+ *    crowd at rest to and fro);
  *  - jams break, between agents that want opposite ways: of two stalled
  *    ones (rvo_world_stalled's threshold) one gives way as above (the
  *    higher weight, or a hash of the two ids), and an agent stalled for ten

@@ -263,21 +263,40 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
 }
 
 /* The horizon [s] of agent i's ORCA lines against other agents: its
- * time_horizon, but with strict overlap at most RVO_IDLE_HORIZON while it
- * is idle. An idle agent gives way to one that walks at it; looking 10 s
- * ahead (RVO2's examples), it made way for pressers still metres off, left
- * its arrival radius, walked back and pushed the next: a group sent to a
- * point too small for it churned for good at horizons of 5-10 s. Stalled
- * agents keep their horizon: shortening theirs too cost the dense crossing
- * 2-14% (docs/quality.md, stop 37). */
+ * time_horizon, but with strict overlap
+ *   - at most RVO_IDLE_HORIZON while it is idle. An idle agent gives way
+ *     to one that walks at it; looking 10 s ahead (RVO2's examples), it
+ *     made way for pressers still metres off, left its arrival radius,
+ *     walked back and pushed the next;
+ *   - at most the time it takes to walk RVO_STALLED_HORIZON_WIDTHS body
+ *     widths at its max speed while it is stalled. With a horizon that
+ *     walks 40-80 radii, stalled agents pressing into the crowd pushed
+ *     back at neighbours a body or two off that closed in by centimetres
+ *     a second, and the whole crowd sloshed to and fro for good. A cap of
+ *     2-5 s cost the dense crossing 3-14%; one in body widths leaves
+ *     RVO2's own settings alone (its circle: 10.5 s against 10).
+ * A group sent to a point too small for it churned for good at horizons
+ * of 5-10 s without them (docs/quality.md, stops 37 and 38). */
 #ifndef RVO_IDLE_HORIZON /* -D to tune */
 #define RVO_IDLE_HORIZON 2.0f
 #endif
+#ifndef RVO_STALLED_HORIZON_WIDTHS /* -D to tune */
+#define RVO_STALLED_HORIZON_WIDTHS 7.0f
+#endif
 static inline float rvo__lines_horizon(const rvo_world *w, int32_t i) {
-    /* (the idle flag: strict overlap only, rvo__update_shares) */
-    const bool idle = w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_IDLE);
-    const float th = w->prm[i].time_horizon;
-    return idle && th > RVO_IDLE_HORIZON ? RVO_IDLE_HORIZON : th;
+    /* (the idle and stalled flags: strict overlap only, rvo__update_shares) */
+    const unsigned u = w->n_uneven > 0 ? w->uneven[i] : 0u;
+    const agent_params *a = &w->prm[i];
+    float th = a->time_horizon;
+    if ((u & RVO_UNEVEN_IDLE) && th > RVO_IDLE_HORIZON)
+        th = RVO_IDLE_HORIZON;
+    if (u & RVO_UNEVEN_STALLED) {
+        /* (not for a radius or max speed of 0: no width to walk, or never) */
+        const float walk = RVO_STALLED_HORIZON_WIDTHS * 2.0f * a->radius / a->max_speed;
+        if (walk > 0.0f && walk < th)
+            th = walk;
+    }
+    return th;
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict

@@ -65,7 +65,7 @@ static void rally_rests_over_seeds(void) {
  * still metres off, left their arrival radius and walked back, and these
  * runs churned for good (th 5: 0.03-0.09 m/s, 2-3 moving; th 10: 0.28-0.33
  * m/s, 37-49 moving). An idle agent now looks at most RVO_IDLE_HORIZON
- * ahead. Not all of th 10 rests yet: docs/quality.md, stop 37. */
+ * ahead (docs/quality.md, stop 37). */
 static void rally_rests_at_long_horizons(void) {
     static const struct {
         float horizon;
@@ -88,6 +88,38 @@ static void rally_rests_at_long_horizons(void) {
         if (k == 2) { /* the same on two threads, bit for bit */
             const rest r2 = rally_at(runs[k].scene, runs[k].arrive, 2, 12345u + 7919u * runs[k].s,
                                      RALLY_DEFAULT, runs[k].horizon);
+            CHECK(r2.ok && r2.hash == r.hash);
+        }
+    }
+}
+
+/* The rally where a horizon is long for the speed: at max speed 4 (and 2
+ * at 10 s) the horizon walks 40-80 radii. Stalled agents pressing into the
+ * crowd pushed back at neighbours a body or two off that closed in slowly,
+ * and the whole crowd sloshed for good: these runs kept 0.23-0.73 m/s, 10-73
+ * moving at the end. A stalled agent now looks at most
+ * RVO_STALLED_HORIZON_WIDTHS body widths ahead at its max speed. */
+static void rally_rests_when_fast(void) {
+    static const struct {
+        float max_speed, horizon;
+        int scene;
+        unsigned s;
+    } runs[] = {{4, 10, 0, 0}, {4, 10, 1, 0}, {4, 10, 2, 1}, {2, 10, 2, 0}, {4, 5, 0, 1}, {4, 5, 2, 1}};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; ++k) {
+        rally_setting st = rally_default;
+        st.max_speed = runs[k].max_speed;
+        st.horizon = runs[k].horizon;
+        const unsigned seed = 12345u + 7919u * runs[k].s;
+        const rest r = rally_in(runs[k].scene, 1.5f, 1, seed, RALLY_DEFAULT, st);
+        printf("rally %s, max speed %g, horizon %g s, seed %u: mean speed %.3f m/s, %d moving at the end, "
+               "worst overlap %.2f%%\n",
+               rally_names[runs[k].scene], st.max_speed, st.horizon, seed, r.speed, r.moving,
+               100 * r.overlap);
+        CHECK(r.ok && r.overlap <= 0.01);
+        CHECK(r.speed <= 0.05);
+        CHECK(r.moving <= 1);
+        if (k == 0) { /* the same on two threads, bit for bit */
+            const rest r2 = rally_in(runs[k].scene, 1.5f, 2, seed, RALLY_DEFAULT, st);
             CHECK(r2.ok && r2.hash == r.hash);
         }
     }
@@ -229,6 +261,7 @@ int main(void) {
     rally_comes_to_rest();
     rally_rests_over_seeds();
     rally_rests_at_long_horizons();
+    rally_rests_when_fast();
     fast_crowd_stays_apart();
     head_on_pairs_pass();
     return check_finish("rest");
