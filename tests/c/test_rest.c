@@ -96,7 +96,7 @@ static void rally_rests_at_long_horizons(void) {
 /* The rally where a horizon is long for the speed: at max speed 4 (and 2
  * at 10 s) the horizon walks 40-80 radii. Stalled agents pressing into the
  * crowd pushed back at neighbours a body or two off that closed in slowly,
- * and the whole crowd sloshed for good: these runs kept 0.23-0.73 m/s, 10-73
+ * and the whole crowd sloshed for good: these runs kept 0.20-0.73 m/s, 15-73
  * moving at the end. A stalled agent now looks at most
  * RVO_STALLED_HORIZON_WIDTHS body widths ahead at its max speed. */
 static void rally_rests_when_fast(void) {
