@@ -34,8 +34,9 @@ struct scratch {
     int32_t stamp_cap;
     rvo_vec2 *spans; /* solver_ue.c: blocked (lo, hi) per cone and edge */
     int32_t spans_cap;
-    float slack;    /* rvo__grid_refile: this worker's largest distance from an agent's cell */
-    float moved_sq; /* integrate: the largest squared speed of the agents this worker moved */
+    float slack;     /* rvo__grid_refile: this worker's largest distance from an agent's cell */
+    double moved_sq; /* integrate: the largest squared speed of the agents this worker moved (in a
+                        double: a speed below 1e-19 squares to 0 or a denormal in a float) */
     /* separate.c: this worker's free slots of sep_cand for the solve's
      * candidate lists, [cand_next, cand_end) */
     int32_t cand_next, cand_end;

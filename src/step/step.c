@@ -6,6 +6,8 @@
 #include "solve/separate.h"
 #include "world/world.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,15 +105,16 @@ typedef struct integrate_ctx {
 RVO_ALWAYS_INLINE static inline void move_agents(const integrate_ctx *c, int32_t begin, int32_t end,
                                                  scratch *s, const bool track) {
     rvo_world *w = c->w;
-    float moved_sq = s->moved_sq;
+    double moved_sq = s->moved_sq;
     for (int32_t i = begin; i < end; ++i) {
         w->vel[i] = w->newvel[i];
         w->pos[i] = v2_add(w->pos[i], v2_mul(w->vel[i], c->dt));
         /* degenerate input: a huge dt must not carry agents to inf */
         w->pos[i] = v2(rvo__clamp_coord(w->pos[i].x), rvo__clamp_coord(w->pos[i].y));
         rvo__locks_record_move(w, i); /* lock timers: rvo_world_release_pushed */
-        if (track) {
-            const float sq = v2_abs_sq(w->vel[i]);
+        if (track) { /* (in doubles: squared in floats, tiny speeds read 0 and a huge dt still moved
+                        agents a metre, beyond the lists' bound; found by fuzz_ops) */
+            const double vx = w->vel[i].x, vy = w->vel[i].y, sq = vx * vx + vy * vy;
             moved_sq = sq > moved_sq ? sq : moved_sq; /* (the new velocities are finite) */
         }
     }
@@ -184,12 +187,13 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     integrate_ctx c = {w, dt, false};
     for (int32_t k = 0; k < w->threads; ++k)
-        w->scratch[k].moved_sq = 0.0f;
+        w->scratch[k].moved_sq = 0.0;
     rvo__pool_for(&w->base, w->count, RVO_LOOP_CHUNK, move_range, &c);
-    float moved_sq = 0.0f;
+    double moved_sq = 0.0;
     for (int32_t k = 0; k < w->threads; ++k)
         moved_sq = w->scratch[k].moved_sq > moved_sq ? w->scratch[k].moved_sq : moved_sq;
-    w->moved_max = sqrtf(moved_sq) * fabsf(dt);
+    const double moved = sqrt(moved_sq) * fabs((double)dt);
+    w->moved_max = moved < (double)FLT_MAX ? (float)moved : INFINITY; /* (inf: no lists from the solve) */
     w->solved = false;
     if (carry) {
         w->solve_cand_ok = false; /* (agents carried: not by their velocities) */
