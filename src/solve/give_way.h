@@ -291,7 +291,7 @@ static inline float rvo__lines_horizon(const rvo_world *w, int32_t i) {
     if ((u & RVO_UNEVEN_IDLE) && th > RVO_IDLE_HORIZON)
         th = RVO_IDLE_HORIZON;
     if (u & RVO_UNEVEN_STALLED) {
-        /* (not for a radius or max speed of 0: no width to walk, or never) */
+        /* (not for a max speed of 0: it never walks those widths) */
         const float walk = RVO_STALLED_HORIZON_WIDTHS * 2.0f * a->radius / a->max_speed;
         if (walk > 0.0f && walk < th)
             th = walk;
