@@ -38,7 +38,7 @@ static void report(int seeds, int mode, float horizon) {
                 }
                 speed += r.speed;
                 slowest = r.speed > slowest ? r.speed : slowest;
-                missed += r.speed > 0.05 || r.moving > 1 || r.overlap > 0.01;
+                missed += rally_missed(r);
                 moving += r.moving;
                 worst = r.moving > worst ? r.moving : worst;
                 overlap = r.overlap > overlap ? r.overlap : overlap;
@@ -76,7 +76,7 @@ static int sweep(int seeds) {
                                     fprintf(stderr, "rally: an rvo call failed\n");
                                     return 1;
                                 }
-                                missed += r.speed > 0.05 || r.moving > 1 || r.overlap > 0.01;
+                                missed += rally_missed(r);
                                 ++runs;
                                 worst = r.speed > worst ? r.speed : worst;
                                 moving = r.moving > moving ? r.moving : moving;

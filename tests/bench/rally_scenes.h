@@ -127,6 +127,11 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
     return r;
 }
 
+/* Does a run miss issue 16's done-when: a mean speed above 0.05 m/s over
+ * its last 20 s, more than one agent above 0.2 m/s at the end, or an
+ * overlap above 1% of the radius sum? */
+static inline bool rally_missed(rest r) { return r.speed > 0.05 || r.moving > 1 || r.overlap > 0.01; }
+
 /* The default setting at another time horizon. */
 static inline rest rally_at(int scene, float arrive, int threads, unsigned seed, int mode, float horizon) {
     rally_setting st = rally_default;

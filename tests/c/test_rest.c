@@ -60,66 +60,49 @@ static void rally_rests_over_seeds(void) {
         }
 }
 
-/* The rally at the longer horizons of RVO2's examples (5 and 10 s). Idle
- * agents looked as far ahead as the others: they made way for pressers
- * still metres off, left their arrival radius and walked back, and these
- * runs churned for good (th 5: 0.03-0.09 m/s, 2-3 moving; th 10: 0.28-0.33
- * m/s, 37-49 moving). An idle agent now looks at most RVO_IDLE_HORIZON
- * ahead (docs/quality.md, stop 37). */
-static void rally_rests_at_long_horizons(void) {
-    static const struct {
-        float horizon;
-        int scene;
-        float arrive;
-        unsigned s;
-    } runs[] = {{5, 2, 1.5f, 0},  {5, 2, 1.5f, 1},  {10, 0, 1.5f, 0}, {10, 0, 1.5f, 1}, {10, 3, 1.5f, 1},
-                {10, 0, 3.0f, 0}, {10, 1, 3.0f, 0}, {10, 2, 3.0f, 0}, {10, 3, 3.0f, 0}};
-    for (size_t k = 0; k < sizeof runs / sizeof *runs; ++k) {
-        const rest r = rally_at(runs[k].scene, runs[k].arrive, 1, 12345u + 7919u * runs[k].s, RALLY_DEFAULT,
-                                runs[k].horizon);
-        printf(
-            "rally %s, horizon %g s, arrival radius %.1f m, seed %u: mean speed %.3f m/s, %d moving at the "
-            "end, worst overlap %.2f%%\n",
-            rally_names[runs[k].scene], runs[k].horizon, runs[k].arrive, 12345u + 7919u * runs[k].s, r.speed,
-            r.moving, 100 * r.overlap);
-        CHECK(r.ok && r.overlap <= 0.01);
-        CHECK(r.speed <= 0.05);
-        CHECK(r.moving <= 1);
-        if (k == 2) { /* the same on two threads, bit for bit */
-            const rest r2 = rally_at(runs[k].scene, runs[k].arrive, 2, 12345u + 7919u * runs[k].s,
-                                     RALLY_DEFAULT, runs[k].horizon);
-            CHECK(r2.ok && r2.hash == r.hash);
-        }
-    }
-}
-
-/* The rally where a horizon is long for the speed: at max speed 4 (and 2
- * at 10 s) the horizon walks 40-80 radii. Stalled agents pressing into the
- * crowd pushed back at neighbours a body or two off that closed in slowly,
- * and the whole crowd sloshed for good: these runs kept 0.20-0.73 m/s, 15-73
- * moving at the end. A stalled agent now looks at most
- * RVO_STALLED_HORIZON_WIDTHS body widths ahead at its max speed. */
-static void rally_rests_when_fast(void) {
+/* The rally at other settings, each run once with arrival radius `arrive`
+ * (and on two threads too where `twice`: the same bits):
+ *   - the longer horizons of RVO2's examples (5 and 10 s). Idle agents
+ *     looked as far ahead as the others: they made way for pressers still
+ *     metres off, left their arrival radius and walked back, and these runs
+ *     churned for good (th 5: 0.03-0.09 m/s, 2-3 moving; th 10: 0.28-0.33
+ *     m/s, 37-49 moving). An idle agent now looks at most RVO_IDLE_HORIZON
+ *     ahead (docs/quality.md, stop 37);
+ *   - a horizon long for the speed: at max speed 4 (and 2 at 10 s) it walks
+ *     40-80 radii. Stalled agents pressing into the crowd pushed back at
+ *     neighbours a body or two off that closed in slowly, and the whole
+ *     crowd sloshed for good: the runs at max speed 4, and the squads at 2
+ *     and 10 s, kept 0.20-0.73 m/s, 15-73 moving at the end. A stalled agent
+ *     now looks at most RVO_STALLED_HORIZON_WIDTHS body widths ahead at its
+ *     max speed (stop 38). */
+static void rally_rests_at_other_settings(void) {
     static const struct {
         float max_speed, horizon;
         int scene;
+        float arrive;
         unsigned s;
-    } runs[] = {{4, 10, 0, 0}, {4, 10, 1, 0}, {4, 10, 2, 1}, {2, 10, 2, 0}, {4, 5, 0, 1}, {4, 5, 2, 1}};
+        bool twice;
+    } runs[] = {{2, 5, 2, 1.5f, 0, false},  {2, 5, 2, 1.5f, 1, false},  {2, 10, 0, 1.5f, 0, true},
+                {2, 10, 0, 1.5f, 1, false}, {2, 10, 3, 1.5f, 1, false}, {2, 10, 0, 3.0f, 0, false},
+                {2, 10, 1, 3.0f, 0, false}, {2, 10, 2, 3.0f, 0, false}, {2, 10, 3, 3.0f, 0, false},
+                {4, 10, 0, 1.5f, 0, true},  {4, 10, 1, 1.5f, 0, false}, {4, 10, 2, 1.5f, 1, false},
+                {2, 10, 2, 1.5f, 0, false}, {4, 5, 0, 1.5f, 1, false},  {4, 5, 2, 1.5f, 1, false}};
     for (size_t k = 0; k < sizeof runs / sizeof *runs; ++k) {
         rally_setting st = rally_default;
         st.max_speed = runs[k].max_speed;
         st.horizon = runs[k].horizon;
         const unsigned seed = 12345u + 7919u * runs[k].s;
-        const rest r = rally_in(runs[k].scene, 1.5f, 1, seed, RALLY_DEFAULT, st);
-        printf("rally %s, max speed %g, horizon %g s, seed %u: mean speed %.3f m/s, %d moving at the end, "
-               "worst overlap %.2f%%\n",
-               rally_names[runs[k].scene], st.max_speed, st.horizon, seed, r.speed, r.moving,
-               100 * r.overlap);
+        const rest r = rally_in(runs[k].scene, runs[k].arrive, 1, seed, RALLY_DEFAULT, st);
+        printf(
+            "rally %s, max speed %g, horizon %g s, arrival radius %.1f m, seed %u: mean speed %.3f m/s, %d "
+            "moving at the end, worst overlap %.2f%%\n",
+            rally_names[runs[k].scene], st.max_speed, st.horizon, runs[k].arrive, seed, r.speed, r.moving,
+            100 * r.overlap);
         CHECK(r.ok && r.overlap <= 0.01);
         CHECK(r.speed <= 0.05);
         CHECK(r.moving <= 1);
-        if (k == 0) { /* the same on two threads, bit for bit */
-            const rest r2 = rally_in(runs[k].scene, 1.5f, 2, seed, RALLY_DEFAULT, st);
+        if (runs[k].twice) { /* the same on two threads, bit for bit */
+            const rest r2 = rally_in(runs[k].scene, runs[k].arrive, 2, seed, RALLY_DEFAULT, st);
             CHECK(r2.ok && r2.hash == r.hash);
         }
     }
@@ -260,8 +243,7 @@ int main(void) {
     late_arrivals_get_home();
     rally_comes_to_rest();
     rally_rests_over_seeds();
-    rally_rests_at_long_horizons();
-    rally_rests_when_fast();
+    rally_rests_at_other_settings();
     fast_crowd_stays_apart();
     head_on_pairs_pass();
     return check_finish("rest");
