@@ -219,7 +219,12 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    still metres off, and a group sent to a point too small for it
  *    churned for good), and a stalled one at most as far as it walks 7
  *    body widths at its max speed (a long horizon let pressers push a
- *    crowd at rest to and fro);
+ *    crowd at rest to and fro), while against an oncoming agent a walking
+ *    one looks at least 6 body widths ahead (both walking, neither
+ *    stalled, wanting opposite ways, each ahead of the other, on a course
+ *    to touch, closing in, more than two radius sums apart, of one weight;
+ *    with a horizon that walks a few radii, crowds walking at each other
+ *    met in a jam and pushed each other back);
  *  - jams break, between agents that want opposite ways: of two stalled
  *    ones (rvo_world_stalled's threshold) one gives way as above (the
  *    higher weight, or a hash of the two ids), and an agent stalled for ten

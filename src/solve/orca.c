@@ -468,7 +468,9 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
-    const float inv_th = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    const float oncoming = rvo__oncoming_horizon(w, ai); /* (0: none) */
+    const float inv_oncoming = oncoming > 0.0f ? 1.0f / rvo__min_time(oncoming) : inv_own;
     const bool strict = w->strict_overlap && !w->rvo2_compat;
     int32_t nl = 0;
     for (int32_t k = 0; k < nn; ++k) {
@@ -483,6 +485,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
         const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);
+        const float inv_th = oncoming > 0.0f && rvo__oncoming(w, ai, bi, share) ? inv_oncoming : inv_own;
         const float combined_radius = radius + w->prm[bi].radius;
         const float combined_radius_sq = sqrf(combined_radius);
         orca_line line;
@@ -582,10 +585,13 @@ typedef struct lines4_ctx {
     bool keep_right; /* agent_lines' left_margin can be non-zero */
     bool a_aligned;  /* keep-right: aligned(a) */
     bool one_radius; /* every agent has the grid's largest radius */
-    __m128 px, py, vx, vy, rad, inv_th;
-    __m128 cr_all;         /* one_radius: the radius sum of every pair */
-    __m128 fx, fy, cv, cf; /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
-    __m128 f2;             /* head_on(): |pref|^2 */
+    __m128 px, py, vx, vy, rad;
+    __m128 inv_th;               /* 1 / horizon, per lane of the block (the oncoming horizon) */
+    float inv_own, inv_oncoming; /* 1 / its own horizon and the oncoming one (give_way.h) */
+    bool oncoming;               /* the oncoming horizon can apply to this agent's lines */
+    __m128 cr_all;               /* one_radius: the radius sum of every pair */
+    __m128 fx, fy, cv, cf;       /* keep-right: preferred velocity, cos^2 |v|^2, cos^2 |pref|^2 */
+    __m128 f2;                   /* head_on(): |pref|^2 */
 } lines4_ctx;
 
 #define LINES4_INLINE RVO_ALWAYS_INLINE static inline
@@ -797,6 +803,17 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
     return lines_mixed(c, nb, m, coll, none, r, out);
 }
 
+/* 1 / horizon for the lanes j[0..4) of agent c->ai, whose lines can take
+ * the oncoming horizon: agent_lines' test per lane (sh: the lanes' shares,
+ * NULL: 0.5 each). Out of line: only agents walking with a short horizon
+ * come here. */
+static RVO_NOINLINE __m128 oncoming_inv_th4(const lines4_ctx *c, const int32_t *j, const float *sh) {
+    float t[4];
+    for (int32_t l = 0; l < 4; ++l)
+        t[l] = rvo__oncoming(c->w, c->ai, j[l], sh ? sh[l] : 0.5f) ? c->inv_oncoming : c->inv_own;
+    return _mm_loadu_ps(t);
+}
+
 /* keep_right: agent_lines' left_margin can be non-zero (a constant in
  * each of the two copies, agent_lines4_keep and agent_lines4_plain) */
 LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
@@ -813,7 +830,11 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.rad = _mm_set1_ps(w->prm[ai].radius);
     c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
-    c.inv_th = _mm_set1_ps(1.0f / rvo__min_time(rvo__lines_horizon(w, ai)));
+    c.inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    c.inv_th = _mm_set1_ps(c.inv_own);
+    const float oncoming = keep_right ? rvo__oncoming_horizon(w, ai) : 0.0f; /* (keep_right: strict) */
+    c.oncoming = oncoming > 0.0f;
+    c.inv_oncoming = c.oncoming ? 1.0f / rvo__min_time(oncoming) : c.inv_own;
     if (keep_right) {
         const rvo_vec2 pref = w->pref[ai];
         const float cos_sq = RVO_KEEP_RIGHT_COS * RVO_KEEP_RIGHT_COS;
@@ -835,6 +856,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
                 j[l] = nb[k + (l < m ? l : 0)].index; /* short block: repeat the first */
         }
         if (!uneven || !(self_uneven || (uneven[j[0]] | uneven[j[1]] | uneven[j[2]] | uneven[j[3]]))) {
+            if (c.oncoming) /* (1 / horizon per lane) */
+                c.inv_th = oncoming_inv_th4(&c, j, NULL);
             nl += lines_block4(&c, nb + k, j, m, _mm_set1_ps(0.5f), 0, lines + nl);
             continue;
         }
@@ -847,6 +870,8 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
                 if (sh[l] == 0.0f)
                     none |= 1u << l;
             }
+        if (c.oncoming)
+            c.inv_th = oncoming_inv_th4(&c, j, sh);
         nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);
     }
     return nl;

@@ -184,31 +184,38 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
 /* Two crowds of 12 through one 3 m door from both sides, with jitter
  * (issue 6): steered through the door by rvo_door_steer (two-way door
  * lanes, as a game's path follower would), everyone is home within 2 x the
- * free-walking time in the default, strict and RVO2 modes (seeds 1-3), no
- * agent enters obstacle clearance by more than 1% of its radius, and the
- * default and strict modes keep overlaps within 1% of ri + rj. The naive
+ * free-walking time in the soft, default and RVO2 modes in at least 35 of
+ * jitter seeds 1-40 (at 79fec37: 39, 37 and 39; which seeds miss moves
+ * with any change of the default mode, so three fixed seeds made the
+ * test a draw), no agent
+ * enters obstacle clearance by more than 1% of its radius, and the soft
+ * and default modes keep overlaps within 1% of ri + rj. The naive
  * follower (head for the far side of the door) is not home within 3 x in
- * any of them: the crowds fill the opening from both sides. (Seeds 1-3 are
- * the suite's; over 40 seeds default and RVO2 make 2 x on 39, strict on
- * 18 only, seed 2 by one step: docs/quality.md.) */
+ * any of them (seeds 1-3): the crowds fill the opening from both sides. */
 static void doorway_lanes(void) {
     static const char *const modes[] = {"soft", "default", "rvo2"};
     qscene s = qs_make("doorway", 0);
     const int free_steps = qs_free_steps(&s);
-    for (int mode = 0; mode < 3; ++mode)
-        for (unsigned seed = 1; seed <= 3; ++seed) {
+    for (int mode = 0; mode < 3; ++mode) {
+        int within = 0, worst = 0;
+        for (unsigned seed = 1; seed <= 40; ++seed) {
             double overlap, intrusion;
             const int lanes = run_scene(&s, mode, seed, true, 3 * free_steps, &overlap, &intrusion);
-            printf("doorway %s seed %u: door lanes home after %d steps (2 x free %d), overlap %.3f%%, "
-                   "intrusion %.3f%%\n",
-                   modes[mode], seed, lanes, 2 * free_steps, 100 * overlap, 100 * intrusion);
-            CHECK(lanes > 0 && lanes <= 2 * free_steps);
+            within += lanes > 0 && lanes <= 2 * free_steps;
+            worst = lanes < 0 || worst < 0 ? -1 : lanes > worst ? lanes : worst;
             CHECK(intrusion <= 0.01);
             if (mode < 2)
                 CHECK(overlap <= 0.01);
-            const int naive = run_scene(&s, mode, seed, false, 3 * free_steps, &overlap, &intrusion);
-            CHECK(naive < 0); /* the deadlock the lanes resolve */
+            if (seed <= 3) {
+                const int naive = run_scene(&s, mode, seed, false, 3 * free_steps, &overlap, &intrusion);
+                CHECK(naive < 0); /* the deadlock the lanes resolve */
+            }
         }
+        printf("doorway %s: door lanes home within 2 x free (%d steps) in %d of 40 seeds, slowest %d\n",
+               modes[mode], 2 * free_steps, within, worst);
+        CHECK(within >= 35);
+        CHECK(worst > 0); /* every seed home within 3 x */
+    }
     qs_free(&s);
 }
 

@@ -8,7 +8,7 @@ local rvo = require("rvo")
 
 local function scene(name)
     local s = {}
-    local function add(x, y, dx, dy) s[#s + 1] = { x = x, y = y, dx = dx, dy = dy } end
+    local function add(x, y, dx, dy, dist) s[#s + 1] = { x = x, y = y, dx = dx, dy = dy, dist = dist or 24 } end
     if name == "cross2" then
         add(-12, 0, 1, 0); add(0, -12, 0, 1)
     elseif name == "cross4" then
@@ -17,6 +17,11 @@ local function scene(name)
         for k = 0, 4 do add(-12 - 1.5 * k, 0, 1, 0); add(12 + 1.5 * k, 0, -1, 0) end
     elseif name == "corridor" then
         add(-12, 0, 1, 0); add(12, 0, -1, 0)
+    elseif name == "ring" then -- 16 to the antipodes, 22 m
+        for k = 0, 15 do
+            local a = 2 * math.pi * k / 16
+            add(11 * math.cos(a), 11 * math.sin(a), -math.cos(a), -math.sin(a), 22)
+        end
     elseif name == "blocks" then
         for i = 0, 3 do
             for k = 0, 3 do add(-14 - 1.2 * i, -1.8 + 1.2 * k, 1, 0); add(14 + 1.2 * i, -1.8 + 1.2 * k, -1, 0) end
@@ -46,7 +51,7 @@ local function run(name, th, vmax, goal, threads)
             local x, y = w:position(ids[i])
             if (x - a.x) * a.dx + (y - a.y) * a.dy < 20 - 1e-3 then all = false end
             if goal then
-                local ex, ey = a.x + 24 * a.dx - x, a.y + 24 * a.dy - y
+                local ex, ey = a.x + a.dist * a.dx - x, a.y + a.dist * a.dy - y
                 local d = math.sqrt(ex * ex + ey * ey)
                 local sp = d < vmax * 0.1 and d / 0.1 or vmax
                 if d > 1e-6 then w:set_pref_velocity(ids[i], ex / d * sp, ey / d * sp)
@@ -61,7 +66,7 @@ local function run(name, th, vmax, goal, threads)
             local x, y = w:position(ids[i])
             local prog = (x - a.x) * a.dx + (y - a.y) * a.dy
             -- (up to its goal: walking back to it after an overshoot is not a push)
-            local reached = (goal and prog > 24) and 24 or prog
+            local reached = (goal and prog > a.dist) and a.dist or prog
             if reached > best[i] then best[i] = reached end
             back = math.max(back, best[i] - prog)
             for j = i + 1, #s do
@@ -108,6 +113,24 @@ describe("the scene matrix (part, " .. rvo.backend .. ")", function()
             assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
             assert.is_true(overlap <= 0.01, "overlap " .. overlap)
             local _, _, _, pos2 = run("blocks", th, v, goal, 2)
+            assert.are.same(pos, pos2)
+        end)
+    end
+
+    -- Short horizons (1-2 s walk one to four radii): crowds walking at each
+    -- other see each other six body widths off (the oncoming horizon,
+    -- solve/give_way.h). Before it, these jammed and pushed agents back
+    -- 0.5-3.1 m (the two ring cases with goals passed already on Lua's numbers).
+    for _, case in ipairs { { "ring", 1, 1, false }, { "ring", 2, 1, true }, { "ring", 2, 2, true },
+        { "blocks", 1, 2, false }, { "blocks", 2, 2, false }, { "blocks", 1, 4, true } } do
+        local name, th, v, goal = case[1], case[2], case[3], case[4]
+        it(string.format("%s, %s, horizon %g s, max speed %g: oncoming agents pass, nobody pushed back", name,
+            goal and "goal-seeking" or "constant", th, v), function()
+            local done, back, overlap, pos = run(name, th, v, goal, 1)
+            assert.is_not_nil(done, "not everyone got 20 m on")
+            assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
+            assert.is_true(overlap <= 0.01, "overlap " .. overlap)
+            local _, _, _, pos2 = run(name, th, v, goal, 2)
             assert.are.same(pos, pos2)
         end)
     end
