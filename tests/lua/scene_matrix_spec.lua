@@ -80,6 +80,18 @@ local function run(name, th, vmax, goal, threads)
     return done, back, overlap, pos
 end
 
+-- A case passes: everyone 20 m on, nobody pushed back more than a radius,
+-- bodies apart, and the same run on 2 threads.
+local function passes(name, th, v, goal)
+    local done, back, overlap, pos = run(name, th, v, goal, 1)
+    assert.is_not_nil(done, "not everyone got 20 m on")
+    assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
+    assert.is_true(overlap <= 0.01, "overlap " .. overlap)
+    local done2, _, _, pos2 = run(name, th, v, goal, 2)
+    assert.are.equal(done, done2)
+    assert.are.same(pos, pos2)
+end
+
 describe("the scene matrix (part, " .. rvo.backend .. ")", function()
     for _, name in ipairs { "cross2", "cross4", "columns", "corridor" } do
         for _, goal in ipairs { false, true } do
@@ -88,13 +100,7 @@ describe("the scene matrix (part, " .. rvo.backend .. ")", function()
                     local what = string.format("%s, %s, horizon %g s, max speed %g", name,
                         goal and "goal-seeking" or "constant", th, v)
                     it(what .. ": everyone gets by sideways, on 1 and 2 threads alike", function()
-                        local done, back, overlap, pos = run(name, th, v, goal, 1)
-                        assert.is_not_nil(done, "not everyone got 20 m on")
-                        assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
-                        assert.is_true(overlap <= 0.01, "overlap " .. overlap)
-                        local done2, _, _, pos2 = run(name, th, v, goal, 2)
-                        assert.are.equal(done, done2)
-                        assert.are.same(pos, pos2)
+                        passes(name, th, v, goal)
                     end)
                 end
             end
@@ -108,12 +114,7 @@ describe("the scene matrix (part, " .. rvo.backend .. ")", function()
         local th, v, goal = case[1], case[2], case[3]
         it(string.format("blocks, %s, horizon %g s, max speed %g: nobody escorted back", goal and "goal-seeking"
             or "constant", th, v), function()
-            local done, back, overlap, pos = run("blocks", th, v, goal, 1)
-            assert.is_not_nil(done, "not everyone got 20 m on")
-            assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
-            assert.is_true(overlap <= 0.01, "overlap " .. overlap)
-            local _, _, _, pos2 = run("blocks", th, v, goal, 2)
-            assert.are.same(pos, pos2)
+            passes("blocks", th, v, goal)
         end)
     end
 
@@ -126,12 +127,7 @@ describe("the scene matrix (part, " .. rvo.backend .. ")", function()
         local name, th, v, goal = case[1], case[2], case[3], case[4]
         it(string.format("%s, %s, horizon %g s, max speed %g: oncoming agents pass, nobody pushed back", name,
             goal and "goal-seeking" or "constant", th, v), function()
-            local done, back, overlap, pos = run(name, th, v, goal, 1)
-            assert.is_not_nil(done, "not everyone got 20 m on")
-            assert.is_true(back <= 0.5 + 1e-4, "pushed back " .. back .. " m")
-            assert.is_true(overlap <= 0.01, "overlap " .. overlap)
-            local _, _, _, pos2 = run(name, th, v, goal, 2)
-            assert.are.same(pos, pos2)
+            passes(name, th, v, goal)
         end)
     end
 
