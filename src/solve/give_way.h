@@ -307,8 +307,8 @@ static inline float rvo__lines_horizon(const rvo_world *w, int32_t i) {
  * one another back along their way; seen from six widths off, they step
  * aside in time and pass. It bites only where the horizon walks fewer than
  * 12 radii (RVO2's own settings: 9 s against 10). Returns that horizon [s]
- * when it is longer than agent i's own (rvo__lines_horizon) and i walks
- * (rvo__walks_on); else 0. */
+ * when it is longer than agent i's own and i walks (rvo__walks_on); else
+ * 0. */
 #ifndef RVO_ONCOMING_HORIZON_WIDTHS /* -D to tune */
 #define RVO_ONCOMING_HORIZON_WIDTHS 6.0f
 #endif
@@ -318,14 +318,13 @@ static inline bool rvo__walks_on(const rvo_world *w, int32_t i) {
 }
 static inline float rvo__oncoming_horizon(const rvo_world *w, int32_t i) {
     const agent_params *a = &w->prm[i];
-    /* (walking, its lines' horizon is its time_horizon: first the cheap
-     * test that fails at RVO2's settings) */
-    const float widths = RVO_ONCOMING_HORIZON_WIDTHS * 2.0f * a->radius;
-    if (!(widths > a->time_horizon * a->max_speed) || !(a->max_speed > 0.0f) || !w->strict_overlap ||
-        w->rvo2_compat || !rvo__walks_on(w, i))
+    /* (a walking agent is neither idle nor stalled, so rvo__lines_horizon is
+     * its time_horizon; the test that fails at RVO2's settings first) */
+    const float walk = RVO_ONCOMING_HORIZON_WIDTHS * 2.0f * a->radius / a->max_speed;
+    if (!(walk > a->time_horizon) || !(a->max_speed > 0.0f) || !w->strict_overlap || w->rvo2_compat ||
+        !rvo__walks_on(w, i))
         return 0.0f;
-    const float walk = widths / a->max_speed;
-    return walk > rvo__lines_horizon(w, i) ? walk : 0.0f;
+    return walk;
 }
 
 /* Is agent j oncoming for agent i (whose lines may take the oncoming

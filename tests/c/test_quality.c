@@ -186,10 +186,10 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
  * lanes, as a game's path follower would), everyone is home within 2 x the
  * free-walking time in the soft, default and RVO2 modes in at least 35 of
  * jitter seeds 1-40 (at 79fec37: 39, 37 and 39; which seeds miss moves
- * with any change of the default mode, so three fixed seeds made the
- * test a draw), no agent
- * enters obstacle clearance by more than 1% of its radius, and the soft
- * and default modes keep overlaps within 1% of ri + rj. The naive
+ * with any change of the default mode, so three fixed seeds made the test
+ * a draw), no agent enters obstacle clearance by more than 1% of its
+ * radius, and the soft and default modes keep overlaps within 1% of ri +
+ * rj. The naive
  * follower (head for the far side of the door) is not home within 3 x in
  * any of them (seeds 1-3): the crowds fill the opening from both sides. */
 static void doorway_lanes(void) {
