@@ -339,7 +339,10 @@ RVO_API rvo_status rvo_agent_param(const rvo_world *w, rvo_agent_id id, rvo_para
  * Responsibility: for a pair (A, B) that A avoids, A takes the share
  *   s_A = 1                         if B is locked or B does not avoid A,
  *   s_A = w_A / (w_A + w_B)         otherwise (0.5 when both weights are 0),
- * of the velocity change ORCA asks of the pair (RVO2 is s_A = 0.5).
+ * of the velocity change ORCA asks of the pair (RVO2 is s_A = 0.5); of the
+ * room left to close in, while the pair is not on a course to collide, A
+ * gets 1 - s_A when 0 < s_A < 1 (the one that yields less is held back
+ * last).
  * Groups: A avoids B iff (A.mask & B.groups) != 0; ignored agents do not
  * count towards max_neighbors.
  * Height: A and B ignore each other when [z, z + height] of the two, widened

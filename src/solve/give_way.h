@@ -355,6 +355,20 @@ static inline float rvo__line_share(const rvo_world *w, int32_t ai, int32_t bi) 
     return gives > 0 ? 1.0f : gives < 0 ? 0.0f : rvo__share(&w->prm[ai], &w->prm[bi]);
 }
 
+/* Agent ai's share of the room a pair has left when it is not on a course
+ * to collide (the line lies beyond its velocity): the other's share. A
+ * share is how much of a correction an agent takes; the one that takes
+ * less of the avoidance gets more of the room to walk on. Split like a
+ * correction, the room went mostly to the agent that avoids more, so a
+ * pair that started far apart slowed the agent that avoids less first, and
+ * at horizons of 3 s and more that one then took all the sideways effort
+ * (docs/quality.md, stop 40). The two shares still add up to 1, so the
+ * pair stays safe. Shares 0, 1/2 and 1 keep theirs (0 has no line, 1
+ * avoids one that does not avoid it). */
+static inline float rvo__room_share(float share) {
+    return share > 0.0f && share < 1.0f ? 1.0f - share : share;
+}
+
 /* rvo__line_share from the flags ua, ub of the pair (w->uneven, not both
  * 0), rvo__gives_way's steps for two agents of the common weight, above 0,
  * unlocked and unfiltered: an idle one gives way to a moving one unless

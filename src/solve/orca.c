@@ -549,7 +549,9 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
             line.direction = v2(unit_w.y, -unit_w.x);
             u = v2_scale(combined_radius * inv_dt - w_length, unit_w);
         }
-        line.point = v2_add(velocity, v2_scale(share, u));
+        /* (u points back into the allowed side: a correction; else room) */
+        const float s = v2_det(line.direction, u) < 0.0f ? rvo__room_share(share) : share;
+        line.point = v2_add(velocity, v2_scale(s, u));
         lines[nl++] = line;
     }
     return nl;
@@ -707,10 +709,11 @@ static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb,
 
 /* The lines of the m <= 4 neighbours nb[0 .. m) (indices j, short blocks
  * padded with the first) into out, shares per lane (lane bits in none:
- * share 0, no line); returns their count. Inlined twice, once with the
+ * share 0, no line; weighted: some lane's share is other than 0, 1/2 and
+ * 1, rvo__room_share's); returns their count. Inlined twice, once with the
  * constant share 0.5 (the common case, fewer registers in use). */
 LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, const int32_t *j, int32_t m,
-                                   __m128 share, unsigned none, orca_line *out) {
+                                   __m128 share, bool weighted, unsigned none, orca_line *out) {
     const rvo_world *w = c->w;
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = _mm_set1_ps(-0.0f);
     __m128 bpy, bvy;
@@ -780,6 +783,11 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             dx = select_ps(cut, dx, gx), dy = select_ps(cut, dy, gy);
             ux = select_ps(cut, ux, lux), uy = select_ps(cut, uy, luy);
         }
+    }
+    if (weighted) { /* rvo__room_share where u is room (agent_lines) */
+        const __m128 room = _mm_and_ps(_mm_cmplt_ps(_mm_sub_ps(_mm_mul_ps(dx, uy), _mm_mul_ps(dy, ux)), zero),
+                                       _mm_and_ps(_mm_cmpgt_ps(share, zero), _mm_cmplt_ps(share, one)));
+        share = select_ps(room, _mm_sub_ps(one, share), share);
     }
     /* the line: direction d, point = velocity + share u */
     __m128 r0 = _mm_add_ps(vx, _mm_mul_ps(share, ux)), r1 = _mm_add_ps(vy, _mm_mul_ps(share, uy)), r2 = dx,
@@ -858,21 +866,23 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
         if (!uneven || !(self_uneven || (uneven[j[0]] | uneven[j[1]] | uneven[j[2]] | uneven[j[3]]))) {
             if (c.oncoming) /* (1 / horizon per lane) */
                 c.inv_th = oncoming_inv_th4(&c, j, NULL);
-            nl += lines_block4(&c, nb + k, j, m, _mm_set1_ps(0.5f), 0, lines + nl);
+            nl += lines_block4(&c, nb + k, j, m, _mm_set1_ps(0.5f), false, 0, lines + nl);
             continue;
         }
         /* line_share for the flagged pairs */
         float sh[4] = {0.5f, 0.5f, 0.5f, 0.5f};
         unsigned none = 0;
+        bool weighted = false; /* (a share other than 0, 1/2 and 1) */
         for (int32_t l = 0; l < m; ++l)
             if (self_uneven || uneven[j[l]]) {
                 sh[l] = rvo__line_share_flags(w, ai, j[l], uneven[ai], uneven[j[l]]);
                 if (sh[l] == 0.0f)
                     none |= 1u << l;
+                weighted |= rvo__room_share(sh[l]) != sh[l];
             }
         if (c.oncoming)
             c.inv_th = oncoming_inv_th4(&c, j, sh);
-        nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), none, lines + nl);
+        nl += lines_block4(&c, nb + k, j, m, _mm_loadu_ps(sh), weighted, none, lines + nl);
     }
     return nl;
 }

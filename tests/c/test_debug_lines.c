@@ -22,8 +22,10 @@ static rvo_vec2 lp_velocity(const float *buf, int32_t n, int32_t nobst, float ma
     return r;
 }
 
-/* A small crowd around a block; returns the world (threads as given). */
-static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n) {
+/* A small crowd around a block; returns the world (threads as given).
+ * weighted: weights 0.25, 0.5, 0.75 and 1 in turn (pairs that split other
+ * than 50/50: the vectorised lines against agent_lines'). */
+static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n, bool weighted) {
     rvo_world_def wd = rvo_world_def_default();
     wd.time_step = 0.25f;
     wd.threads = threads;
@@ -36,26 +38,30 @@ static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n) {
     for (int32_t i = 0; i < n; ++i) {
         const float x = (float)(i % 4) * 1.3f - 2, y = (float)(i / 4) * 1.2f - 1;
         ids[i] = rvo_world_add_agent(w, x, y, NULL);
-        rvo_agent_set_pref_velocity(w, ids[i], 0.3f - 0.1f * (float)(i % 3), 1.5f);
+        rvo_agent_set_pref_velocity(w, ids[i], 0.3f - 0.1f * (float)(i % 3),
+                                    weighted && i % 2 ? -1.5f : 1.5f);
+        if (weighted)
+            rvo_agent_set_param(w, ids[i], RVO_PARAM_WEIGHT, 0.25 * (1 + i % 4));
     }
     for (int s = 0; s < 3; ++s)
         rvo_world_step(w, 0);
     return w;
 }
 
-int main(void) {
-    enum { N = 12 };
-    rvo_agent_id ids[N];
+enum { N = 12 };
+
+/* The lines of the query give every agent's solved velocity, bit for bit;
+ * counts the obstacle lines and all lines. */
+static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t *total_obst,
+                              int32_t *total_lines) {
     float buf[4 * CAP];
-    rvo_world *w = scene(1, ids, N);
-    CHECK(rvo_world_solve(w, 0.25f) == RVO_OK);
-    int32_t total_obst = 0, total_lines = 0;
+    *total_obst = *total_lines = 0;
     for (int32_t i = 0; i < N; ++i) {
         int32_t nobst = -1;
         const int32_t n = rvo_agent_orca_lines(w, ids[i], 0, buf, CAP, &nobst);
         CHECK(n >= 0 && n <= CAP && nobst >= 0 && nobst <= n);
-        total_obst += nobst;
-        total_lines += n;
+        *total_obst += nobst;
+        *total_lines += n;
         for (int32_t k = 0; k < n; ++k) /* unit directions */
             CHECK_NEAR(hypot(buf[4 * k + 2], buf[4 * k + 3]), 1.0, 1e-5);
         rvo_vec2 pref, got;
@@ -66,6 +72,20 @@ int main(void) {
         const rvo_vec2 v = lp_velocity(buf, n, nobst, (float)max_speed, pref);
         CHECK(v.x == got.x && v.y == got.y); /* exactly the lines the solve used */
     }
+}
+
+int main(void) {
+    rvo_agent_id ids[N];
+    float buf[4 * CAP];
+    int32_t total_obst = 0, total_lines = 0;
+    rvo_world *weighted = scene(1, ids, N, true);
+    CHECK(rvo_world_solve(weighted, 0.25f) == RVO_OK);
+    solved_from_lines(weighted, ids, &total_obst, &total_lines);
+    CHECK(total_lines > total_obst);
+    rvo_world_destroy(weighted);
+    rvo_world *w = scene(1, ids, N, false);
+    CHECK(rvo_world_solve(w, 0.25f) == RVO_OK);
+    solved_from_lines(w, ids, &total_obst, &total_lines);
     CHECK(total_obst > 0);           /* the block is near some agents */
     CHECK(total_lines > total_obst); /* and agents near each other */
     CHECK(rvo_world_is_solved(w));   /* the query does not change the phase */
@@ -73,7 +93,7 @@ int main(void) {
     /* Same lines on 2 threads. */
     rvo_agent_id ids2[N];
     float buf2[4 * CAP];
-    rvo_world *w2 = scene(2, ids2, N);
+    rvo_world *w2 = scene(2, ids2, N, false);
     rvo_world_solve(w2, 0.25f);
     for (int32_t i = 0; i < N; ++i) {
         int32_t a = 0, b = 0;
