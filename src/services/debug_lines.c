@@ -22,7 +22,8 @@ int32_t rvo_agent_orca_lines(rvo_world *w, rvo_agent_id id, float dt, float *out
     if (dt == 0)
         dt = w->time_step;
     /* The first worker's scratch, as the queries use it: never during a solve. */
-    if (!rvo__prepare(w) || !rvo__update_shares(w, false))
+    /* (the solve's flags: resting ones too, rvo__anchored) */
+    if (!rvo__prepare(w) || !rvo__update_shares(w, true))
         return rvo__fail(w, RVO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     scratch *s = &w->scratch[0];
     int32_t nobst = 0;

@@ -119,8 +119,8 @@ static inline float rvo__tired_scale(const rvo_world *w, int32_t i) {
  * preferred velocities and stall times (the grid must be valid); the solve
  * calls it before ORCA lines are built, the strict overlap passes before
  * they start. aims: also RVO_UNEVEN_RESTS and RVO_UNEVEN_TIRED, which only
- * the solve's aim reads (the overlap passes and the debug lines skip
- * them). False when out of memory. */
+ * the solve and the debug lines read (its aim, rvo__anchored; the overlap
+ * passes skip them). False when out of memory. */
 bool rvo__update_shares(rvo_world *w, bool aims);
 
 /* Giving way's two per-agent tests (rvo__gives_way, and the flags of
@@ -343,6 +343,29 @@ static inline bool rvo__oncoming(const rvo_world *w, int32_t i, int32_t j, float
            v2_dot(pj, rel) < 0.0f && v2_dot(v2_sub(w->vel[i], w->vel[j]), rel) > 0.0f &&
            v2_abs_sq(rel) > far * far && rvo__walks_on(w, j) &&
            v2_det(rel, pr) * v2_det(rel, pr) < sum * sum * v2_abs_sq(pr);
+}
+
+/* Resting at a standstill (strict overlap): agent i rests
+ * (RVO_UNEVEN_RESTS, set by the solve's rvo__update_shares) and stands
+ * still, at most RVO_REST_STILL of its max speed. Two such agents that
+ * touch (rvo__anchored) build their lines against each other as if both
+ * stood still. ORCA's line for a pair passes through each agent's own
+ * velocity, so a cluster in contact kept whatever drift it had (neither may
+ * close in faster than it does now): a crowd at rest crept on at a few cm/s
+ * and, a minute or more later, stirred again (the rally scenes at 60 steps
+ * a second; docs/quality.md, stop 40). Both at rest and still: a parked
+ * agent that a traveller presses on is idle, not resting, and a crowd
+ * that still slides lets travellers by (anchoring those cost the random
+ * crossing 2-4% of its arrivals). */
+static inline bool rvo__rests_still(const rvo_world *w, int32_t i) {
+    const float still = RVO_REST_STILL * w->prm[i].max_speed;
+    return w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS) && v2_abs_sq(w->vel[i]) <= still * still;
+}
+/* For agent i, which rests still (rvo__rests_still): does it touch agent j
+ * (dist_sq apart), which rests still too? */
+static inline bool rvo__anchored(const rvo_world *w, int32_t i, int32_t j, float dist_sq) {
+    const float touch = RVO_CONTACT_MARGIN * (w->prm[i].radius + w->prm[j].radius);
+    return dist_sq < touch * touch && rvo__rests_still(w, j);
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict

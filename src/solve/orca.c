@@ -465,10 +465,11 @@ static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 re
 /* (not inlined: agent_lines4's slow path) */
 static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb,
                                         int32_t nn, orca_line *lines) {
-    const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
+    const rvo_vec2 position = w->pos[ai], own_velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
     const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    const bool rests_still = rvo__rests_still(w, ai);
     const float oncoming = rvo__oncoming_horizon(w, ai); /* (0: none) */
     const float inv_oncoming = oncoming > 0.0f ? 1.0f / rvo__min_time(oncoming) : inv_own;
     const bool strict = w->strict_overlap && !w->rvo2_compat;
@@ -483,8 +484,11 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
         if (share == 0.0f)
             continue;
         const rvo_vec2 rel_pos = v2_sub(w->pos[bi], position);
-        const rvo_vec2 rel_vel = v2_sub(velocity, w->vel[bi]);
         const float dist_sq = v2_abs_sq(rel_pos);
+        /* two agents at rest that touch: as if both stood still */
+        const bool anchored = rests_still && rvo__anchored(w, ai, bi, dist_sq);
+        const rvo_vec2 velocity = anchored ? v2(0.0f, 0.0f) : own_velocity;
+        const rvo_vec2 rel_vel = anchored ? v2(0.0f, 0.0f) : v2_sub(velocity, w->vel[bi]);
         const float inv_th = oncoming > 0.0f && rvo__oncoming(w, ai, bi, share) ? inv_oncoming : inv_own;
         const float combined_radius = radius + w->prm[bi].radius;
         const float combined_radius_sq = sqrf(combined_radius);
@@ -924,8 +928,12 @@ int32_t rvo__orca_lines(const rvo_world *w, int32_t i, float dt, scratch *s, int
     *num_obst = nol;
     const bool strict = w->strict_overlap && !w->rvo2_compat;
 #if defined(RVO_SSE2)
-    int32_t nl = nol + (strict ? agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol)
-                               : agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol));
+    int32_t nl = nol;
+    if (strict && rvo__rests_still(w, i)) /* (rare: a crowd at rest; the anchored pairs) */
+        nl += agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
+    else
+        nl += strict ? agent_lines4_keep(w, i, dt, s->agents, nn, s->lines + nol)
+                     : agent_lines4_plain(w, i, dt, s->agents, nn, s->lines + nol);
 #else
     int32_t nl = nol + agent_lines(w, i, dt, s->agents, nn, s->lines + nol);
 #endif

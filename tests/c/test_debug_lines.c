@@ -1,6 +1,7 @@
 /* The debug query rvo_agent_orca_lines: the lines it returns are the
  * ones the solve used (the LP over them gives the solved velocity, bit for
  * bit), obstacle lines come first, buffers and bad input are handled. */
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -50,13 +51,15 @@ static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n, bool weig
 
 enum { N = 12 };
 
-/* The lines of the query give every agent's solved velocity, bit for bit;
+/* The lines of the query give the solved velocity of each of the agents
+ * ids[0 .. count), bit for bit, from the solve's aim (no obstacle detour:
+ * zero for an agent at rest, the tired share of its preferred velocity);
  * counts the obstacle lines and all lines. */
-static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t *total_obst,
+static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t count, int32_t *total_obst,
                               int32_t *total_lines) {
     float buf[4 * CAP];
     *total_obst = *total_lines = 0;
-    for (int32_t i = 0; i < N; ++i) {
+    for (int32_t i = 0; i < count; ++i) {
         int32_t nobst = -1;
         const int32_t n = rvo_agent_orca_lines(w, ids[i], 0, buf, CAP, &nobst);
         CHECK(n >= 0 && n <= CAP && nobst >= 0 && nobst <= n);
@@ -66,6 +69,12 @@ static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t *to
             CHECK_NEAR(hypot(buf[4 * k + 2], buf[4 * k + 3]), 1.0, 1e-5);
         rvo_vec2 pref, got;
         rvo_agent_pref_velocity(w, ids[i], &pref);
+        const int32_t a = rvo__slot_lookup(&w->agent_slots, ids[i]);
+        const unsigned flags = w->n_uneven > 0 ? w->uneven[a] : 0u;
+        if (flags & RVO_UNEVEN_RESTS)
+            pref = v2(0.0f, 0.0f);
+        else if (flags & RVO_UNEVEN_TIRED)
+            pref = v2_scale(rvo__tired_scale(w, a), pref);
         rvo_agent_new_velocity(w, ids[i], &got);
         double max_speed;
         rvo_agent_param(w, ids[i], RVO_PARAM_MAX_SPEED, &max_speed);
@@ -74,18 +83,63 @@ static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t *to
     }
 }
 
+/* A huddle: 24 agents from a ring of 4 m sent to its centre (arrived
+ * within 1.5 m) for 40 s, those outside at rest by then. Two resting
+ * agents that touch and stand still build their lines as if both stood
+ * still (rvo__anchored); the
+ * query, asked after the solve, builds those too. */
+static void huddle_at_rest(void) {
+    enum { H = 24 };
+    rvo_world_def wd = rvo_world_def_default();
+    wd.time_step = 0.1f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = 1.0f;
+    rvo_world *w = rvo_world_create(&wd, NULL);
+    rvo_agent_id ids[H];
+    for (int32_t i = 0; i < H; ++i)
+        ids[i] =
+            rvo_world_add_agent(w, 4.0f * cosf(0.2618f * (float)i), 4.0f * sinf(0.2618f * (float)i), NULL);
+    for (int32_t step = 0; step <= 400; ++step) {
+        for (int32_t i = 0; i < H; ++i) {
+            rvo_vec2 p;
+            rvo_agent_position(w, ids[i], &p);
+            const float d = hypotf(p.x, p.y);
+            const float k = d > 1.5f ? 1.0f / d : 0.0f; /* (arrived within 1.5 m) */
+            rvo_agent_set_pref_velocity(w, ids[i], -p.x * k, -p.y * k);
+        }
+        if (step < 400)
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+    }
+    CHECK(rvo_world_solve(w, 0.1f) == RVO_OK);
+    int32_t anchored = 0;
+    for (int32_t i = 0; i < H; ++i) {
+        const int32_t a = rvo__slot_lookup(&w->agent_slots, ids[i]);
+        for (int32_t k = 0; rvo__rests_still(w, a) && k < H; ++k) {
+            const int32_t b = rvo__slot_lookup(&w->agent_slots, ids[k]);
+            anchored += k != i && rvo__anchored(w, a, b, v2_abs_sq(v2_sub(w->pos[a], w->pos[b])));
+        }
+    }
+    printf("huddle: %d anchored pairs (of each agent's view)\n", anchored);
+    CHECK(anchored > 0);
+    int32_t total_obst = 0, total_lines = 0;
+    solved_from_lines(w, ids, H, &total_obst, &total_lines);
+    CHECK(total_lines > 0);
+    rvo_world_destroy(w);
+}
+
 int main(void) {
+    huddle_at_rest();
     rvo_agent_id ids[N];
     float buf[4 * CAP];
     int32_t total_obst = 0, total_lines = 0;
     rvo_world *weighted = scene(1, ids, N, true);
     CHECK(rvo_world_solve(weighted, 0.25f) == RVO_OK);
-    solved_from_lines(weighted, ids, &total_obst, &total_lines);
+    solved_from_lines(weighted, ids, N, &total_obst, &total_lines);
     CHECK(total_lines > total_obst);
     rvo_world_destroy(weighted);
     rvo_world *w = scene(1, ids, N, false);
     CHECK(rvo_world_solve(w, 0.25f) == RVO_OK);
-    solved_from_lines(w, ids, &total_obst, &total_lines);
+    solved_from_lines(w, ids, N, &total_obst, &total_lines);
     CHECK(total_obst > 0);           /* the block is near some agents */
     CHECK(total_lines > total_obst); /* and agents near each other */
     CHECK(rvo_world_is_solved(w));   /* the query does not change the phase */

@@ -108,6 +108,33 @@ static void rally_rests_at_other_settings(void) {
     }
 }
 
+/* The rally at 60 steps a second (dt 1/60, LÖVE's frame), the issue's
+ * settings otherwise, arrival radius 1.5 m: the block sent to its slots
+ * (horizon 2 s) and the ring sent to a patch (10 s). A crowd at rest crept
+ * on: the lines of two agents in contact pass through their own
+ * velocities, so a resting cluster kept its drift of a few cm/s, and after
+ * a minute or more it stirred the crowd again (2 and 19 moving at the end,
+ * 0.03 and 0.17 m/s). Two resting agents that touch and stand still now
+ * build their lines as if both stood still (rvo__anchored, stop 40). */
+static void rally_rests_at_60_steps_a_second(void) {
+    static const struct {
+        int scene;
+        float horizon;
+    } runs[] = {{1, 2.0f}, {0, 10.0f}};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; ++k) {
+        rally_setting st = rally_default;
+        st.dt = 1.0f / 60.0f;
+        st.horizon = runs[k].horizon;
+        const rest r = rally_in(runs[k].scene, 1.5f, 1, 12345u, RALLY_DEFAULT, st);
+        printf("rally %s at dt 1/60, horizon %g s, arrival radius 1.5 m: mean speed %.3f m/s, %d moving at "
+               "the end, worst overlap %.2f%%\n",
+               rally_names[runs[k].scene], st.horizon, r.speed, r.moving, 100 * r.overlap);
+        CHECK(r.ok && r.overlap <= 0.01);
+        CHECK(r.speed <= 0.05);
+        CHECK(r.moving <= 1);
+    }
+}
+
 /* Bodies stay apart when a crowd meets at a body's width per step or more
  * (dt 0.25, max speed 4, radius 0.5): the overlap passes pushed agents
  * further than their lists of partners reach, and overlaps of 13-94% of
@@ -244,6 +271,7 @@ int main(void) {
     rally_comes_to_rest();
     rally_rests_over_seeds();
     rally_rests_at_other_settings();
+    rally_rests_at_60_steps_a_second();
     fast_crowd_stays_apart();
     head_on_pairs_pass();
     return check_finish("rest");
