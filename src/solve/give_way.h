@@ -347,7 +347,7 @@ static inline bool rvo__oncoming(const rvo_world *w, int32_t i, int32_t j, float
 
 /* Resting at a standstill (strict overlap): agent i rests
  * (RVO_UNEVEN_RESTS, set by the solve's rvo__update_shares) and stands
- * still, at most RVO_REST_STILL of its max speed. Two such agents that
+ * still, at most RVO_ANCHOR_STILL of its max speed. Two such agents that
  * touch (rvo__anchored) build their lines against each other as if both
  * stood still. ORCA's line for a pair passes through each agent's own
  * velocity, so a cluster in contact kept whatever drift it had (neither may
@@ -355,10 +355,13 @@ static inline bool rvo__oncoming(const rvo_world *w, int32_t i, int32_t j, float
  * and, a minute or more later, stirred again (the rally scenes at 60 steps
  * a second; docs/quality.md, stop 40). Both at rest and still: a parked
  * agent that a traveller presses on is idle, not resting, and a crowd
- * that still slides lets travellers by (anchoring those cost the random
- * crossing 2-4% of its arrivals). */
+ * that still slides lets travellers by (anchoring those, or agents up to
+ * 5% of their max speed, cost the random crossing 1-4% of its arrivals). */
+#ifndef RVO_ANCHOR_STILL /* -D to tune */
+#define RVO_ANCHOR_STILL 0.02f
+#endif
 static inline bool rvo__rests_still(const rvo_world *w, int32_t i) {
-    const float still = RVO_REST_STILL * w->prm[i].max_speed;
+    const float still = RVO_ANCHOR_STILL * w->prm[i].max_speed;
     return w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS) && v2_abs_sq(w->vel[i]) <= still * still;
 }
 /* For agent i, which rests still (rvo__rests_still): does it touch agent j
