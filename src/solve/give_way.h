@@ -361,8 +361,10 @@ static inline bool rvo__oncoming(const rvo_world *w, int32_t i, int32_t j, float
 #define RVO_ANCHOR_STILL 0.02f
 #endif
 static inline bool rvo__rests_still(const rvo_world *w, int32_t i) {
+    if (!(w->n_uneven > 0) || !(w->uneven[i] & RVO_UNEVEN_RESTS)) /* (the common case: one test) */
+        return false;
     const float still = RVO_ANCHOR_STILL * w->prm[i].max_speed;
-    return w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS) && v2_abs_sq(w->vel[i]) <= still * still;
+    return v2_abs_sq(w->vel[i]) <= still * still;
 }
 /* For agent i, which rests still (rvo__rests_still): does it touch agent j
  * (dist_sq apart), which rests still too? */
