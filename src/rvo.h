@@ -240,7 +240,10 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    its preferred velocity until the crowd ahead moves or it stops
  *    stalling (pressing on, it slid along the crowd for good); stalled for
  *    ten times the threshold and standing still, it keeps resting within
- *    about 45 degrees;
+ *    about 45 degrees; with the ORCA solver, two resting agents that touch
+ *    and stand still (at most 2% of their max speeds) build their lines
+ *    against each other as if both stood still (lines through their own
+ *    velocities kept a resting cluster's drift, and it crept on);
  *  - an agent stalled for ten times the threshold that presses, not
  *    resting, into two or more agents of which none wants the opposite
  *    way, presses less and less: the solve aims it at its preferred
