@@ -280,8 +280,8 @@ static uint64_t crowd(int threads, bool snapshot_midway) {
                 timed += lock_time(w, ids[k]) > 0;
                 CHECK(lock_time(w, ids[k]) == lock_time(l, ids[k]));
             }
-            CHECK(timed >=
-                  5); /* timers are running (9 of the 100 at this step; 12 before the oncoming horizon) */
+            /* timers are running (9 of the 100 at this step; 12 before the oncoming horizon) */
+            CHECK(timed >= 5);
             rvo_world_destroy(w);
             w = l;
         }

@@ -189,9 +189,9 @@ static int run_scene(qscene *s, int mode, unsigned seed, bool lanes, int max_ste
  * with any change of the default mode, so three fixed seeds made the test
  * a draw), no agent enters obstacle clearance by more than 1% of its
  * radius, and the soft and default modes keep overlaps within 1% of ri +
- * rj. The naive
- * follower (head for the far side of the door) is not home within 3 x in
- * any of them (seeds 1-3): the crowds fill the opening from both sides. */
+ * rj. The naive follower (head for the far side of the door) is not home
+ * within 3 x in any of them (seeds 1-3): the crowds fill the opening from
+ * both sides. */
 static void doorway_lanes(void) {
     static const char *const modes[] = {"soft", "default", "rvo2"};
     qscene s = qs_make("doorway", 0);
