@@ -1,6 +1,7 @@
 /* The rally scenes (rally_scenes.h) over several seeds and every mode: does
  * a group sent to a destination too small for it come to rest? Prints, per
- * scene and arrival radius, the mean speed over the last 20 s (mean and
+ * scene and arrival radius (3 m, 1.5 m, none at full speed, none with the
+ * offset as the preferred velocity), the mean speed over the last 20 s (mean and
  * worst over the seeds), the agents above 0.2 m/s at the end (mean and
  * worst), the worst overlap and the runs that miss issue 16's done-when
  * (mean speed above 0.05 m/s, more than one agent moving at the end or an
@@ -22,12 +23,12 @@
 
 static void report(int seeds, int mode, float horizon) {
     static const char *const modes[] = {"default", "soft", "rvo2"};
-    static const float radii[] = {3.0f, 1.5f, 0.0f};
+    static const float radii[] = {3.0f, 1.5f, 0.0f, RALLY_OFFSET};
     double speed_sum = 0;
     int rows = 0, moving_sum = 0, missed_sum = 0;
     printf("mode %s, %d seeds, time horizon %g s\n", modes[mode], seeds, horizon);
     for (int scene = 0; scene < RALLY_SCENES; ++scene)
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 4; ++k) {
             double speed = 0, overlap = 0, slowest = 0;
             int moving = 0, worst = 0, missed = 0;
             for (int s = 0; s < seeds; ++s) {
@@ -43,9 +44,12 @@ static void report(int seeds, int mode, float horizon) {
                 worst = r.moving > worst ? r.moving : worst;
                 overlap = r.overlap > overlap ? r.overlap : overlap;
             }
-            printf("  %-24s arrival %.1f m: mean speed %.3f m/s (worst %.3f), moving at the end %4.1f (worst "
+            char arrival[32];
+            snprintf(arrival, sizeof arrival, radii[k] < 0 ? "offset as velocity" : "arrival %.1f m",
+                     radii[k]);
+            printf("  %-24s %-18s: mean speed %.3f m/s (worst %.3f), moving at the end %4.1f (worst "
                    "%2d), worst overlap %5.2f%%, missed %d of %d\n",
-                   rally_names[scene], radii[k], speed / seeds, slowest, (double)moving / seeds, worst,
+                   rally_names[scene], arrival, speed / seeds, slowest, (double)moving / seeds, worst,
                    100 * overlap, missed, seeds);
             if (radii[k] > 0)
                 speed_sum += speed / seeds, moving_sum += moving, missed_sum += missed, ++rows;

@@ -35,6 +35,12 @@ typedef struct rally_setting {
 } rally_setting;
 static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f};
 
+/* arrive: the arrival radius [m], or RALLY_OFFSET: none, and the offset to
+ * the slot as the preferred velocity (clamped to max speed), as in the
+ * README's quick start: it slows down near the slot instead of stepping
+ * past it at full speed (arrival radius 0). */
+#define RALLY_OFFSET (-1.0f)
+
 /* 80 agents for 2 minutes (in the default setting: radius 0.5, max speed 2,
  * dt 0.1, neighbour distance 5, time horizon 2). scene 0: from a ring of
  * 30 m to random slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8
@@ -92,7 +98,9 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
         for (int i = 0; i < N; ++i) {
             const float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            const float s = d <= arrive || d < 1e-6f ? 0.0f : st.max_speed / d;
+            float s = d <= arrive || d < 1e-6f ? 0.0f : st.max_speed / d;
+            if (arrive == RALLY_OFFSET) /* the offset itself, clamped to max speed */
+                s = d > st.max_speed ? st.max_speed / d : 1.0f;
             pref[2 * i] = dx * s, pref[2 * i + 1] = dy * s;
         }
         r.ok &= rvo_world_set_pref_velocities(w, pref, N) == RVO_OK;
