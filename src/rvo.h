@@ -244,6 +244,10 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    and stand still (at most 2% of their max speeds) build their lines
  *    against each other as if both stood still (lines through their own
  *    velocities kept a resting cluster's drift, and it crept on);
+ *  - a stalled agent that wants at most half its max speed and touches
+ *    four agents or more has settled: it rests, and agents stalled against
+ *    it rest in turn (a group steered by the offset to its slots, never
+ *    idle, churned for good in a place too small for it);
  *  - an agent stalled for ten times the threshold that presses, not
  *    resting, into two or more agents of which none wants the opposite
  *    way, presses less and less: the solve aims it at its preferred

@@ -257,9 +257,11 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         if (aims && (uneven[i] & RVO_UNEVEN_LONG) && all >= 2 && against == 0 &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
             uneven[i] |= RVO_UNEVEN_TIRED;
+        if (aims && all >= RVO_SETTLED_CONTACTS && rvo__settles(w, i, uneven[i]))
+            uneven[i] |= RVO_UNEVEN_RESTS;
     }
-    /* at rest against a resting crowd: from the idle agents hemmed in
-     * outwards, in the world's order (the same on any thread count), until
+    /* at rest against a resting crowd: from the idle agents hemmed in, and
+     * the settled ones, outwards, in the world's order (the same on any thread count), until
      * no more agent joins (a bounded number of passes) */
     bool joined = aims && stalled_count > 0;
     for (int pass = 0; joined && pass < RVO_REST_PASSES; ++pass) {
