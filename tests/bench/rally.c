@@ -14,7 +14,9 @@
  *                              max speeds 1, 2, 4, horizons 1, 2, 5, 10 s;
  *                              arrival radii 3 and 1.5 radius sums; the
  *                              runs missed per setting, then by horizon and
- *                              by time step (1 seed: about 5 minutes) */
+ *                              by time step (1 seed: about 5 minutes)
+ *   rally --sweep SEEDS offset the same settings steered by the offset to
+ *                              the slot, no arrival radius */
 #include "rally_scenes.h"
 
 #include <stdio.h>
@@ -59,7 +61,7 @@ static void report(int seeds, int mode, float horizon) {
         speed_sum / rows, moving_sum, missed_sum, rows * seeds);
 }
 
-static int sweep(int seeds) {
+static int sweep(int seeds, bool offset) {
     static const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f}, radii[] = {0.5f, 1.0f}, speeds[] = {1, 2, 4},
                        horizons[] = {1, 2, 5, 10};
     int by_horizon[4] = {0}, by_dt[3] = {0}, missed_all = 0, runs_all = 0;
@@ -71,9 +73,10 @@ static int sweep(int seeds) {
                     int missed = 0, runs = 0, moving = 0;
                     double worst = 0;
                     for (int scene = 0; scene < RALLY_SCENES; ++scene)
-                        for (int k = 0; k < 2; ++k)
+                        for (int k = 0; k < (offset ? 1 : 2); ++k)
                             for (int s = 0; s < seeds; ++s) {
-                                const float arrive = (k == 0 ? 3.0f : 1.5f) * st.radius / 0.5f;
+                                const float arrive =
+                                    offset ? RALLY_OFFSET : (k == 0 ? 3.0f : 1.5f) * st.radius / 0.5f;
                                 const rest r = rally_in(scene, arrive, 1, 12345u + 7919u * (unsigned)s,
                                                         RALLY_DEFAULT, st);
                                 if (!r.ok) {
@@ -99,11 +102,12 @@ static int sweep(int seeds) {
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--sweep")) {
         const int seeds = argc > 2 ? atoi(argv[2]) : 1;
-        if (seeds < 1) {
-            fprintf(stderr, "usage: rally --sweep [SEEDS]\n");
+        const bool offset = argc > 3 && !strcmp(argv[3], "offset");
+        if (seeds < 1 || (argc > 3 && !offset)) {
+            fprintf(stderr, "usage: rally --sweep [SEEDS [offset]]\n");
             return 2;
         }
-        return sweep(seeds);
+        return sweep(seeds, offset);
     }
     const int seeds = argc > 1 ? atoi(argv[1]) : 5;
     const float horizon = argc > 3 ? (float)atof(argv[3]) : 2.0f;
