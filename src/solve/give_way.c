@@ -261,8 +261,9 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
             uneven[i] |= RVO_UNEVEN_RESTS;
     }
     /* at rest against a resting crowd: from the idle agents hemmed in, and
-     * the settled ones, outwards, in the world's order (the same on any thread count), until
-     * no more agent joins (a bounded number of passes) */
+     * the settled ones, outwards, in the world's order (the same on any
+     * thread count), until no more agent joins (a bounded number of
+     * passes) */
     bool joined = aims && stalled_count > 0;
     for (int pass = 0; joined && pass < RVO_REST_PASSES; ++pass) {
         joined = false;

@@ -154,9 +154,9 @@ describe("avoidance quality", function()
     -- 4 m x 4 m patch, the script's arrival test at radius `arrive` (false:
     -- none, the offset to the slot as the preferred velocity; time
     -- horizon `horizon`, default 2 s; max speed `vmax`, default 2; time
-    -- step `dt`, default 0.1 s), for `seconds` (default 100). Returns the mean speed over the
-    -- last 20 s, the agents above 0.2 m/s at the end and the worst overlap
-    -- (fraction of the radius sum).
+    -- step `dt`, default 0.1 s), for `seconds` (default 100). Returns the
+    -- mean speed over the last 20 s, the agents above 0.2 m/s at the end
+    -- and the worst overlap (fraction of the radius sum).
     local function rally(arrive, seed, horizon, vmax, dt, seconds)
         vmax, dt, seconds = vmax or 2, dt or 0.1, seconds or 100
         local w = rvo.new_world{ time_step = dt, radius = 0.5, max_speed = vmax, neighbor_dist = 5,
