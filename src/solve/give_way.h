@@ -140,6 +140,19 @@ static inline float rvo__tired_scale(const rvo_world *w, int32_t i) {
     return k < RVO_TIRED_MIN ? RVO_TIRED_MIN : k > 1.0f ? 1.0f : k;
 }
 
+/* The velocity the ORCA solve aims agent i at, from `pref`, the preferred
+ * velocity it would walk (after any obstacle detour, which a resting agent
+ * skips): zero while it rests (RVO_UNEVEN_RESTS), the tired share of it
+ * while it is tired (RVO_UNEVEN_TIRED), else pref. */
+static inline rvo_vec2 rvo__aim(const rvo_world *w, int32_t i, rvo_vec2 pref) {
+    const unsigned flags = w->n_uneven > 0 ? w->uneven[i] : 0u;
+    if (flags & RVO_UNEVEN_RESTS)
+        return v2(0.0f, 0.0f);
+    if (flags & RVO_UNEVEN_TIRED)
+        return v2_scale(rvo__tired_scale(w, i), pref);
+    return pref;
+}
+
 /* Sets equal_shares and the flags of w->uneven from the current positions,
  * preferred velocities and stall times (the grid must be valid); the solve
  * calls it before ORCA lines are built, the strict overlap passes before

@@ -58,16 +58,11 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__sampling_new_velocity(w, i, dt, s);
         else {
             rvo_vec2 pref = w->pref[i];
-            const unsigned flags = w->n_uneven > 0 ? w->uneven[i] : 0u;
-            if (flags & RVO_UNEVEN_RESTS)
-                pref = v2(0.0f, 0.0f);
-            else {
-                if (w->nverts > 0 && w->strict_overlap && !w->rvo2_compat) /* (a detour needs obstacles) */
-                    pref = rvo__detour_pref(w, i, s);
-                if (flags & RVO_UNEVEN_TIRED)
-                    pref = v2_scale(rvo__tired_scale(w, i), pref);
-            }
-            v = rvo__orca_new_velocity(w, i, dt, s, pref);
+            const bool rests = w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS);
+            if (!rests && w->nverts > 0 && w->strict_overlap &&
+                !w->rvo2_compat) /* (a detour needs obstacles) */
+                pref = rvo__detour_pref(w, i, s);
+            v = rvo__orca_new_velocity(w, i, dt, s, rvo__aim(w, i, pref));
             orca = true;
             w->knn_hint[i] = rvo__knn_hint(w, i, s->agents, s->n_agents);
         }

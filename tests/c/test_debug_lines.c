@@ -52,9 +52,9 @@ static rvo_world *scene(int32_t threads, rvo_agent_id *ids, int32_t n, bool weig
 enum { N = 12 };
 
 /* The lines of the query give the solved velocity of each of the agents
- * ids[0 .. count), bit for bit, from the solve's aim (no obstacle detour:
- * zero for an agent at rest, the tired share of its preferred velocity);
- * counts the obstacle lines and all lines. */
+ * ids[0 .. count), bit for bit, from the solve's aim (rvo__aim; these
+ * scenes have no obstacle detour); counts the obstacle lines and all
+ * lines. */
 static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t count, int32_t *total_obst,
                               int32_t *total_lines) {
     float buf[4 * CAP];
@@ -69,12 +69,7 @@ static void solved_from_lines(rvo_world *w, const rvo_agent_id *ids, int32_t cou
             CHECK_NEAR(hypot(buf[4 * k + 2], buf[4 * k + 3]), 1.0, 1e-5);
         rvo_vec2 pref, got;
         rvo_agent_pref_velocity(w, ids[i], &pref);
-        const int32_t a = rvo__slot_lookup(&w->agent_slots, ids[i]);
-        const unsigned flags = w->n_uneven > 0 ? w->uneven[a] : 0u;
-        if (flags & RVO_UNEVEN_RESTS)
-            pref = v2(0.0f, 0.0f);
-        else if (flags & RVO_UNEVEN_TIRED)
-            pref = v2_scale(rvo__tired_scale(w, a), pref);
+        pref = rvo__aim(w, rvo__slot_lookup(&w->agent_slots, ids[i]), pref);
         rvo_agent_new_velocity(w, ids[i], &got);
         double max_speed;
         rvo_agent_param(w, ids[i], RVO_PARAM_MAX_SPEED, &max_speed);
