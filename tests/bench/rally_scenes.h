@@ -98,9 +98,10 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
         for (int i = 0; i < N; ++i) {
             const float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];
             const float d = sqrtf(dx * dx + dy * dy);
-            float s = d <= arrive || d < 1e-6f ? 0.0f : st.max_speed / d;
-            if (arrive == RALLY_OFFSET) /* the offset itself, clamped to max speed */
-                s = d > st.max_speed ? st.max_speed / d : 1.0f;
+            const float s = arrive == RALLY_OFFSET
+                                ? (d > st.max_speed ? st.max_speed / d : 1.0f) /* clamped */
+                            : d <= arrive || d < 1e-6f ? 0.0f
+                                                       : st.max_speed / d;
             pref[2 * i] = dx * s, pref[2 * i + 1] = dy * s;
         }
         r.ok &= rvo_world_set_pref_velocities(w, pref, N) == RVO_OK;
