@@ -140,15 +140,19 @@ static inline float rvo__tired_scale(const rvo_world *w, int32_t i) {
     return k < RVO_TIRED_MIN ? RVO_TIRED_MIN : k > 1.0f ? 1.0f : k;
 }
 
+/* Does agent i rest (RVO_UNEVEN_RESTS, set by rvo__update_shares)? */
+static inline bool rvo__rests(const rvo_world *w, int32_t i) {
+    return w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS); /* (the common case: one test) */
+}
+
 /* The velocity the ORCA solve aims agent i at, from `pref`, the preferred
  * velocity it would walk (after any obstacle detour, which a resting agent
- * skips): zero while it rests (RVO_UNEVEN_RESTS), the tired share of it
- * while it is tired (RVO_UNEVEN_TIRED), else pref. */
+ * skips): zero while it rests (rvo__rests), the tired share of it while it
+ * is tired (RVO_UNEVEN_TIRED), else pref. */
 static inline rvo_vec2 rvo__aim(const rvo_world *w, int32_t i, rvo_vec2 pref) {
-    const unsigned flags = w->n_uneven > 0 ? w->uneven[i] : 0u;
-    if (flags & RVO_UNEVEN_RESTS)
+    if (rvo__rests(w, i))
         return v2(0.0f, 0.0f);
-    if (flags & RVO_UNEVEN_TIRED)
+    if (w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_TIRED))
         return v2_scale(rvo__tired_scale(w, i), pref);
     return pref;
 }
@@ -399,7 +403,7 @@ static inline bool rvo__oncoming(const rvo_world *w, int32_t i, int32_t j, float
 #define RVO_ANCHOR_STILL 0.02f
 #endif
 static inline bool rvo__rests_still(const rvo_world *w, int32_t i) {
-    if (!(w->n_uneven > 0) || !(w->uneven[i] & RVO_UNEVEN_RESTS)) /* (the common case: one test) */
+    if (!rvo__rests(w, i))
         return false;
     const float still = RVO_ANCHOR_STILL * w->prm[i].max_speed;
     return v2_abs_sq(w->vel[i]) <= still * still;

@@ -58,8 +58,7 @@ static void solve_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
             v = rvo__sampling_new_velocity(w, i, dt, s);
         else {
             rvo_vec2 pref = w->pref[i];
-            const bool rests = w->n_uneven > 0 && (w->uneven[i] & RVO_UNEVEN_RESTS);
-            if (!rests && w->nverts > 0 && w->strict_overlap &&
+            if (!rvo__rests(w, i) && w->nverts > 0 && w->strict_overlap &&
                 !w->rvo2_compat) /* (a detour needs obstacles) */
                 pref = rvo__detour_pref(w, i, s);
             v = rvo__orca_new_velocity(w, i, dt, s, rvo__aim(w, i, pref));
