@@ -19,6 +19,15 @@
  *                              offsets of 0-4 radii (headonK: K radii)
  *                              and rings of 4-32 (ringN: N agents), every
  *                              case, failures only
+ *   scene_matrix --settings    the matrix (and the wider set) at other
+ *                              time steps and neighbour distances, and at
+ *                              the settings of issue 16's head-on pair
+ *                              (radius 1, dt 0.25, neighbour distance 10:
+ *                              here dt 0.25, distance 5, max speeds 0.5,
+ *                              1 and 2, the same case in half the units):
+ *                              the failures per setting
+ * Before any of these, --dt S, --nd M and --speed K (max speeds 1, 2 and 4
+ * times K) change the setting.
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
  * ring (16 to the antipodes; ringN: N of them), corridor (a head-on pair
  * between walls 2.5 m apart), blocks (4 x 4 through 4 x 4), headonK (a
@@ -29,6 +38,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The setting: time step [s], neighbour distance [m], max speeds' factor. */
+typedef struct setting {
+    float dt, nd, speed;
+} setting;
+static const setting standard = {0.1f, 10.0f, 1.0f};
 
 enum { MAXA = 64 }; /* (rings of up to 64) */
 typedef struct scene {
@@ -83,15 +98,16 @@ static scene make(const char *name) {
     return s;
 }
 
-/* returns 1 if ok */
-static int run(const char *name, float th, float vmax, int goal, int verbose, int threads,
+/* returns 1 if ok; prints the case if it fails or verbose > 0, never
+ * if verbose < 0 */
+static int run(const char *name, setting st, float th, float vmax, int goal, int verbose, int threads,
                unsigned long long *hash) {
     scene s = make(name);
     rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = 0.1f;
+    wd.time_step = st.dt;
     wd.agent.radius = 0.5f;
     wd.agent.max_speed = vmax;
-    wd.agent.neighbor_dist = 10;
+    wd.agent.neighbor_dist = st.nd;
     wd.agent.max_neighbors = 16;
     wd.agent.time_horizon = th;
     wd.threads = threads;
@@ -111,7 +127,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
     const int trace = hash && trace_env ? atoi(trace_env) : -1;
     for (int i = 0; i < s.n; ++i)
         best[i] = 0;
-    const int limit = (int)((2.5f * 24.0f / vmax + 10.0f) / 0.1f);
+    const int limit = (int)((2.5f * 24.0f / vmax + 10.0f) / st.dt);
     int done_step = -1;
     for (int step = 0; step < limit; ++step) {
         int done = 1;
@@ -124,7 +140,7 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
             if (goal) {
                 const float gx = s.sx[i] + s.dx[i] * s.dist[i], gy = s.sy[i] + s.dy[i] * s.dist[i];
                 float ex = gx - p.x, ey = gy - p.y, d = hypotf(ex, ey);
-                const float sp = d < vmax * 0.1f ? d / 0.1f : vmax;
+                const float sp = d < vmax * st.dt ? d / st.dt : vmax; /* (reaches it this step) */
                 if (d > 1e-6f)
                     rvo_agent_set_pref_velocity(w, id[i], ex / d * sp, ey / d * sp);
                 else
@@ -148,12 +164,12 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
                 best[i] = reached;
             if (trace == i && threads == 1) {
                 rvo_vec2 v, f;
-                float st = 0;
+                float stall = 0;
                 rvo_agent_velocity(w, id[i], &v);
                 rvo_agent_pref_velocity(w, id[i], &f);
-                rvo_agent_stall_time(w, id[i], &st);
+                rvo_agent_stall_time(w, id[i], &stall);
                 printf("%4d p %7.3f %7.3f v %6.3f %6.3f pref %6.3f %6.3f prog %6.2f back %5.2f stall %4.1f\n",
-                       step, p.x, p.y, v.x, v.y, f.x, f.y, prog, best[i] - prog, st);
+                       step, p.x, p.y, v.x, v.y, f.x, f.y, prog, best[i] - prog, stall);
             }
             if (best[i] - prog > back) {
                 back = best[i] - prog;
@@ -189,42 +205,97 @@ static int run(const char *name, float th, float vmax, int goal, int verbose, in
     }
     rvo_world_destroy(w);
     const int ok = done_step >= 0 && back <= 0.5f + 1e-4f && overlap <= 0.01f && intrusion <= 1e-3f;
-    if (!ok || verbose)
+    if (verbose >= 0 && (!ok || verbose))
         printf("%-8s %s th %4.1f v %g: done %5d back %.3f overlap %.2f%% intrusion %.3f%s\n", name,
                goal ? "goal " : "const", th, vmax, done_step, back, 100 * overlap, intrusion,
                ok ? "" : "  FAIL");
     return ok;
 }
 
-int main(int argc, char **argv) {
-    if (argc == 5) {
-        unsigned long long h1, h2;
-        const int ok = run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 1, 1, &h1);
-        run(argv[1], (float)atof(argv[2]), (float)atof(argv[3]), atoi(argv[4]), 0, 2, &h2);
-        printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
-        return ok && h1 == h2 ? 0 : 1;
-    }
-    const char *all[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
-    const char **scenes = all;
-    int nscenes = 6;
-    const int require = argc > 2 && !strcmp(argv[1], "--require");
-    const int wide = argc == 2 && !strcmp(argv[1], "--wide");
-    const char *wider[] = {"headon0", "headon0.5", "headon1", "headon2", "headon3", "headon4",
-                           "ring4",   "ring8",     "ring12",  "ring20",  "ring24",  "ring32"};
-    if (require)
-        scenes = (const char **)argv + 2, nscenes = argc - 2;
-    if (wide)
-        scenes = wider, nscenes = (int)(sizeof wider / sizeof *wider);
+/* Every case of the scenes; failures counted per scene into per[] (may be
+ * NULL); returns the failures. */
+static int matrix(const char *const *scenes, int nscenes, setting st, int verbose, int *per) {
     const float hs[] = {1, 2, 5, 10}, vs[] = {1, 2, 4};
-    int fails = 0, total = 0;
-    const int verbose = argc > 1 && !require && !wide;
+    int fails = 0;
     for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
             for (int t = 0; t < 4; ++t)
                 for (int v = 0; v < 3; ++v) {
-                    total++;
-                    fails += !run(scenes[sc], hs[t], vs[v], g, verbose, 1, NULL);
+                    const int bad = !run(scenes[sc], st, hs[t], vs[v] * st.speed, g, verbose, 1, NULL);
+                    fails += bad;
+                    if (per)
+                        per[sc] += bad;
                 }
-    printf("%d of %d failed\n", fails, total);
+    return fails;
+}
+
+static void print_per(const char *const *scenes, int nscenes, const int *per) {
+    const char *sep = " (";
+    for (int sc = 0; sc < nscenes; ++sc)
+        if (per[sc] > 0) {
+            printf("%s%s %d", sep, scenes[sc], per[sc]);
+            sep = ", ";
+        }
+    printf("%s", strcmp(sep, ", ") ? "" : ")");
+}
+
+int main(int argc, char **argv) {
+    setting st = standard;
+    while (argc > 2 &&
+           (!strcmp(argv[1], "--dt") || !strcmp(argv[1], "--nd") || !strcmp(argv[1], "--speed"))) {
+        const float x = (float)atof(argv[2]);
+        if (!(x > 0.0f && x < 1e3f)) {
+            fprintf(stderr, "scene_matrix: %s wants a positive number\n", argv[1]);
+            return 2;
+        }
+        if (!strcmp(argv[1], "--dt"))
+            st.dt = x;
+        else if (!strcmp(argv[1], "--nd"))
+            st.nd = x;
+        else
+            st.speed = x;
+        argc -= 2, argv += 2;
+    }
+    if (argc == 5) {
+        unsigned long long h1, h2;
+        const float th = (float)atof(argv[2]), v = (float)atof(argv[3]);
+        const int ok = run(argv[1], st, th, v, atoi(argv[4]), 1, 1, &h1);
+        run(argv[1], st, th, v, atoi(argv[4]), 0, 2, &h2);
+        printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
+        return ok && h1 == h2 ? 0 : 1;
+    }
+    static const char *const all[] = {"cross2", "cross4", "columns", "ring", "corridor", "blocks"};
+    static const char *const wider[] = {"headon0", "headon0.5", "headon1", "headon2", "headon3", "headon4",
+                                        "ring4",   "ring8",     "ring12",  "ring20",  "ring24",  "ring32"};
+    const int nall = (int)(sizeof all / sizeof *all), nwider = (int)(sizeof wider / sizeof *wider);
+    if (argc == 2 && !strcmp(argv[1], "--settings")) {
+        static const setting sweep[] = {{1.0f / 60.0f, 10, 1}, {0.05f, 10, 1}, {0.1f, 10, 1},
+                                        {0.25f, 10, 1},        {0.1f, 5, 1},   {0.1f, 15, 1},
+                                        {0.25f, 5, 0.5f}};
+        for (size_t k = 0; k < sizeof sweep / sizeof *sweep; ++k) {
+            int per[12] = {0}, per_wide[12] = {0};
+            const setting s = sweep[k];
+            printf("dt %.4g s, neighbour distance %g m, max speeds %g, %g, %g%s: ", s.dt, s.nd, s.speed,
+                   2 * s.speed, 4 * s.speed, k == 6 ? " (the head-on pair's)" : "");
+            printf("%d of 144 failed", matrix(all, nall, s, -1, per));
+            print_per(all, nall, per);
+            printf("; wider: %d of 288", matrix(wider, nwider, s, -1, per_wide));
+            print_per(wider, nwider, per_wide);
+            printf("\n");
+            fflush(stdout);
+        }
+        return 0;
+    }
+    const char *const *scenes = all;
+    int nscenes = nall;
+    const int require = argc > 2 && !strcmp(argv[1], "--require");
+    const int wide = argc == 2 && !strcmp(argv[1], "--wide");
+    if (require)
+        scenes = (const char *const *)argv + 2, nscenes = argc - 2;
+    if (wide)
+        scenes = wider, nscenes = nwider;
+    const int verbose = argc > 1 && !require && !wide;
+    const int fails = matrix(scenes, nscenes, st, verbose, NULL);
+    printf("%d of %d failed\n", fails, nscenes * 24);
     return require && fails > 0;
 }
