@@ -26,8 +26,8 @@
  *                              here dt 0.25, distance 5, max speeds 0.5,
  *                              1 and 2, the same case in half the units):
  *                              the failures per setting
- * Before any of these, --dt S, --nd M and --speed K (max speeds 1, 2 and 4
- * times K) change the setting.
+ * Before any of these, --dt S and --nd M change the setting, and --speed K
+ * makes the matrix's max speeds 1, 2 and 4 times K (one case walks at V).
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
  * ring (16 to the antipodes; ringN: N of them), corridor (a head-on pair
  * between walls 2.5 m apart), blocks (4 x 4 through 4 x 4), headonK (a
