@@ -212,16 +212,20 @@ static int run(const char *name, setting st, float th, float vmax, int goal, int
     return ok;
 }
 
+/* A scene's cases: goal-seeking or not, four horizons, three max speeds. */
+static const float horizons[] = {1, 2, 5, 10}, speeds[] = {1, 2, 4};
+enum { CASES = 2 * 4 * 3 };
+
 /* Every case of the scenes; failures counted per scene into per[] (may be
  * NULL); returns the failures. */
 static int matrix(const char *const *scenes, int nscenes, setting st, int verbose, int *per) {
-    const float hs[] = {1, 2, 5, 10}, vs[] = {1, 2, 4};
     int fails = 0;
     for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
             for (int t = 0; t < 4; ++t)
                 for (int v = 0; v < 3; ++v) {
-                    const int bad = !run(scenes[sc], st, hs[t], vs[v] * st.speed, g, verbose, 1, NULL);
+                    const int bad =
+                        !run(scenes[sc], st, horizons[t], speeds[v] * st.speed, g, verbose, 1, NULL);
                     fails += bad;
                     if (per)
                         per[sc] += bad;
@@ -269,17 +273,24 @@ int main(int argc, char **argv) {
                                         "ring4",   "ring8",     "ring12",  "ring20",  "ring24",  "ring32"};
     const int nall = (int)(sizeof all / sizeof *all), nwider = (int)(sizeof wider / sizeof *wider);
     if (argc == 2 && !strcmp(argv[1], "--settings")) {
-        static const setting sweep[] = {{1.0f / 60.0f, 10, 1}, {0.05f, 10, 1}, {0.1f, 10, 1},
-                                        {0.25f, 10, 1},        {0.1f, 5, 1},   {0.1f, 15, 1},
-                                        {0.25f, 5, 0.5f}};
+        static const struct {
+            setting s;
+            const char *note;
+        } sweep[] = {{{1.0f / 60.0f, 10, 1}, ""},
+                     {{0.05f, 10, 1}, ""},
+                     {{0.1f, 10, 1}, ""},
+                     {{0.25f, 10, 1}, ""},
+                     {{0.1f, 5, 1}, ""},
+                     {{0.1f, 15, 1}, ""},
+                     {{0.25f, 5, 0.5f}, " (the head-on pair's)"}};
         for (size_t k = 0; k < sizeof sweep / sizeof *sweep; ++k) {
-            int per[12] = {0}, per_wide[12] = {0};
-            const setting s = sweep[k];
-            printf("dt %.4g s, neighbour distance %g m, max speeds %g, %g, %g%s: ", s.dt, s.nd, s.speed,
-                   2 * s.speed, 4 * s.speed, k == 6 ? " (the head-on pair's)" : "");
-            printf("%d of 144 failed", matrix(all, nall, s, -1, per));
+            int per[sizeof all / sizeof *all] = {0}, per_wide[sizeof wider / sizeof *wider] = {0};
+            const setting s = sweep[k].s;
+            printf("dt %.4g s, neighbour distance %g m, max speeds %g, %g, %g%s: ", s.dt, s.nd,
+                   speeds[0] * s.speed, speeds[1] * s.speed, speeds[2] * s.speed, sweep[k].note);
+            printf("%d of %d failed", matrix(all, nall, s, -1, per), nall * CASES);
             print_per(all, nall, per);
-            printf("; wider: %d of 288", matrix(wider, nwider, s, -1, per_wide));
+            printf("; wider: %d of %d", matrix(wider, nwider, s, -1, per_wide), nwider * CASES);
             print_per(wider, nwider, per_wide);
             printf("\n");
             fflush(stdout);
@@ -296,6 +307,6 @@ int main(int argc, char **argv) {
         scenes = wider, nscenes = nwider;
     const int verbose = argc > 1 && !require && !wide;
     const int fails = matrix(scenes, nscenes, st, verbose, NULL);
-    printf("%d of %d failed\n", fails, nscenes * 24);
+    printf("%d of %d failed\n", fails, nscenes * CASES);
     return require && fails > 0;
 }
