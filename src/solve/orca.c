@@ -437,11 +437,34 @@ static inline bool parked_pair(const rvo_world *w, int32_t a, int32_t b) {
            v2_abs_sq(v2_sub(w->vel[a], w->vel[b])) <= still * still;
 }
 
+/* Is the head-on pair a, b (rel_pos from a to b, dist_sq its length
+ * squared) braking from afar (RVO_HEAD_ON_FAR)? Its cut-off circles only
+ * slowed it: a ring of 8 walking to the antipodes at a 5 s horizon braked
+ * from 2 m/s to 0.2 over 11 s, mirrored, nobody turning, before one
+ * stalled; then it jammed at the centre (docs/quality.md, stop 44). Not in
+ * close quarters (a jam) and not at rest (legs through the apex). The
+ * operations are head_on4_rest's, lane by lane. */
+static inline bool braking_from_afar(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 rel_pos,
+                                     float dist_sq) {
+    const float sum = w->prm[a].radius + w->prm[b].radius;
+    if (!(dist_sq > RVO_HEAD_ON_FAR * RVO_HEAD_ON_FAR * (sum * sum)))
+        return false;
+    const rvo_vec2 fa = w->pref[a], fb = w->pref[b];
+    if (!(v2_dot(w->vel[a], fa) < RVO_HEAD_ON_SLOW * v2_abs_sq(fa) ||
+          v2_dot(w->vel[b], fb) < RVO_HEAD_ON_SLOW * v2_abs_sq(fb)))
+        return false;
+    const float closing = v2_dot(v2_sub(w->vel[a], w->vel[b]), rel_pos);
+    const float speeds = sqrtf(v2_abs_sq(fa)) + sqrtf(v2_abs_sq(fb));
+    return closing > 0.0f &&
+           closing * closing > RVO_HEAD_ON_CLOSING * RVO_HEAD_ON_CLOSING * dist_sq * (speeds * speeds);
+}
+
 /* Strict overlap: two agents that want opposite ways, closing on each
  * other within asin(RVO_HEAD_ON_SIN) of the line between them, avoid by a
  * leg of the velocity obstacle even where RVO2 projects on the cut-off
  * circle: the cut-off line only slows them, so an exactly head-on pair
- * braked to a stand, touching, and never passed. The leg line
+ * braked to a stand, touching, and never passed: once one of them stalls,
+ * or while the pair brakes from afar (braking_from_afar). The leg line
  * is a tangent of the whole cone, so it stays safe; both of a pair pick
  * the same side (solve/orca.h's keep-right note). So do two agents
  * crossing at about a right angle, each walking where it wants, once the
@@ -454,7 +477,9 @@ static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 re
     if (!(det * det <= RVO_HEAD_ON_SIN * RVO_HEAD_ON_SIN * dist_sq * w_length_sq))
         return false;
     const float df = v2_dot(w->pref[a], w->pref[b]);
-    if (df < 0.0f && (w->stall[a] > 0.0f || w->stall[b] > 0.0f) && !parked_pair(w, a, b))
+    if (df < 0.0f &&
+        (w->stall[a] > 0.0f || w->stall[b] > 0.0f || braking_from_afar(w, a, b, rel_pos, dist_sq)) &&
+        !parked_pair(w, a, b))
         return true;
     const float ff = v2_abs_sq(w->pref[a]) * v2_abs_sq(w->pref[b]);
     return w_length_sq < cut_sq && ff > 0.0f &&
@@ -611,15 +636,32 @@ typedef struct lines4_ctx {
  * operations as below, so the same lanes. */
 static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls,
                                            __m128 cr, __m128 bfx, __m128 bfy, __m128 df, __m128 bf2,
-                                           __m128 cross) {
+                                           __m128 cross, __m128 rpx, __m128 rpy, __m128 dist_sq) {
     const rvo_world *w = c->w;
-    const __m128 zero = _mm_setzero_ps();
+    const __m128 zero = _mm_setzero_ps(), all = _mm_castsi128_ps(_mm_set1_epi32(-1));
     const __m128 stalled =
         _mm_cmpgt_ps(_mm_set_ps(w->stall[j[3]], w->stall[j[2]], w->stall[j[1]], w->stall[j[0]]), zero);
-    const __m128 any = w->stall[c->ai] > 0.0f ? _mm_castsi128_ps(_mm_set1_epi32(-1)) : stalled;
     __m128 bvy;
     const __m128 bvx = gather_x(w->vel, j, &bvy);
     const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy));
+    const __m128 rvx = _mm_sub_ps(c->vx, bvx), rvy = _mm_sub_ps(c->vy, bvy);
+    /* braking_from_afar's lanes */
+    const rvo_vec2 fa = w->pref[c->ai];
+    const float fa2 = v2_abs_sq(fa);
+    const __m128 slowed = v2_dot(w->vel[c->ai], fa) < RVO_HEAD_ON_SLOW * fa2
+                              ? all
+                              : _mm_cmplt_ps(db, _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_SLOW), bf2));
+    const __m128 far =
+        _mm_cmpgt_ps(dist_sq, _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_FAR * RVO_HEAD_ON_FAR), _mm_mul_ps(cr, cr)));
+    const __m128 closing = _mm_add_ps(_mm_mul_ps(rvx, rpx), _mm_mul_ps(rvy, rpy));
+    const __m128 speeds = _mm_add_ps(_mm_set1_ps(sqrtf(fa2)), _mm_sqrt_ps(bf2));
+    const __m128 fast = _mm_and_ps(
+        _mm_cmpgt_ps(closing, zero),
+        _mm_cmpgt_ps(_mm_mul_ps(closing, closing),
+                     _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CLOSING * RVO_HEAD_ON_CLOSING), dist_sq),
+                                _mm_mul_ps(speeds, speeds))));
+    const __m128 any =
+        _mm_or_ps(w->stall[c->ai] > 0.0f ? all : stalled, _mm_and_ps(far, _mm_and_ps(slowed, fast)));
     const __m128 bv2 = _mm_add_ps(_mm_mul_ps(bvx, bvx), _mm_mul_ps(bvy, bvy));
     const __m128 b_aligned = _mm_and_ps(
         _mm_cmpgt_ps(db, zero),
@@ -638,7 +680,6 @@ static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j
         _mm_set_ps(prm[j[3]].max_speed, prm[j[2]].max_speed, prm[j[1]].max_speed, prm[j[0]].max_speed);
     const __m128 still =
         _mm_mul_ps(_mm_set1_ps(RVO_IDLE_SPEED), _mm_add_ps(_mm_set1_ps(prm[c->ai].max_speed), ms));
-    const __m128 rvx = _mm_sub_ps(c->vx, bvx), rvy = _mm_sub_ps(c->vy, bvy);
     const __m128 parked =
         _mm_and_ps(one_idle, _mm_cmple_ps(_mm_add_ps(_mm_mul_ps(rvx, rvx), _mm_mul_ps(rvy, rvy)),
                                           _mm_mul_ps(still, still)));
@@ -650,7 +691,8 @@ static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j
     return (unsigned)_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(opp, cross)));
 }
 
-LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls, __m128 cr) {
+LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 near, __m128 wls, __m128 cr,
+                                __m128 rpx, __m128 rpy, __m128 dist_sq) {
     const __m128 zero = _mm_setzero_ps();
     __m128 bfy;
     const __m128 bfx = gather_x(c->w->pref, j, &bfy);
@@ -663,7 +705,7 @@ LINES4_INLINE unsigned head_on4(const lines4_ctx *c, const int32_t *j, __m128 ne
                                 _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_CROSS_COS * RVO_HEAD_ON_CROSS_COS), ff)));
     if (!_mm_movemask_ps(_mm_and_ps(near, _mm_or_ps(_mm_cmplt_ps(df, zero), cross))))
         return 0; /* neither opp nor cross can hold */
-    return head_on4_rest(c, j, near, wls, cr, bfx, bfy, df, bf2, cross);
+    return head_on4_rest(c, j, near, wls, cr, bfx, bfy, df, bf2, cross, rpx, rpy, dist_sq);
 }
 
 /* keeps_right() for the lanes of on (a share below 1, near): the
@@ -754,7 +796,7 @@ LINES4_INLINE int32_t lines_block4(const lines4_ctx *c, const neighbor *nb, cons
             const __m128 near =
                 _mm_and_ps(cut, _mm_cmple_ps(_mm_mul_ps(det, det), _mm_mul_ps(_mm_mul_ps(k2, dist_sq), wls)));
             if (_mm_movemask_ps(near))
-                coll |= head_on4(c, j, near, wls, cr) & ((1u << m) - 1u) & ~none;
+                coll |= head_on4(c, j, near, wls, cr, rpx, rpy, dist_sq) & ((1u << m) - 1u) & ~none;
         }
     }
     if (cuts != 15) { /* legs */

@@ -35,6 +35,20 @@
 #ifndef RVO_HEAD_ON_CROSS_COS /* -D to tune */
 #define RVO_HEAD_ON_CROSS_COS 0.3f
 #endif
+/* ... and so does a head-on pair braking from afar, before either stalls:
+ * more than RVO_HEAD_ON_FAR radius sums apart, closing at
+ * RVO_HEAD_ON_CLOSING or more of their preferred speeds together, one of
+ * them slowed below RVO_HEAD_ON_SLOW of its preferred speed along its way
+ * (orca.c, braking_from_afar). */
+#ifndef RVO_HEAD_ON_FAR /* -D to tune */
+#define RVO_HEAD_ON_FAR 8.0f
+#endif
+#ifndef RVO_HEAD_ON_CLOSING /* -D to tune */
+#define RVO_HEAD_ON_CLOSING 0.25f
+#endif
+#ifndef RVO_HEAD_ON_SLOW /* -D to tune */
+#define RVO_HEAD_ON_SLOW 0.4f
+#endif
 /* pref: the velocity the linear program aims for (the agent's preferred
  * velocity, or its detour's: solve/detour.h). */
 rvo_vec2 rvo__orca_new_velocity(const rvo_world *w, int32_t i, float dt, scratch *s, rvo_vec2 pref);
