@@ -255,8 +255,12 @@ RVO_API bool rvo_world_rvo2_compat(const rvo_world *w);
  *    tenth), until it walks its aim (a crowd pressing one way kept
  *    turning slowly for good);
  *  - two agents that want opposite ways and close head-on (within about 1
- *    degree) while one is slowed avoid by a leg of the velocity obstacle,
+ *    degree) while one is stalled avoid by a leg of the velocity obstacle,
  *    not by braking: they pass sideways instead of stopping nose to nose;
+ *    so do such a pair more than 8 radius sums apart once one of them has
+ *    slowed below 0.4 of its preferred speed (closing at a quarter of
+ *    their preferred speeds or more): a ring of agents walking to the
+ *    antipodes braked mirrored for seconds, then jammed;
  *  - a stream keeps right: neighbours moving the same way (velocities and
  *    preferred velocities within about 26 degrees, nearer than 2.5 radius
  *    sums), each walking within about 18 degrees of its preferred velocity,
