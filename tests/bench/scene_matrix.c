@@ -15,10 +15,10 @@
  *                              (SCENE_TRACE=k: agent k's every step)
  *   scene_matrix --require SCENE...  every case of those scenes; exits 1
  *                              if one fails (the meson test scene_matrix)
- *   scene_matrix --wide        the wider set: head-on pairs at lateral
+ *   scene_matrix --wide [-v]   the wider set: head-on pairs at lateral
  *                              offsets of 0-4 radii (headonK: K radii)
  *                              and rings of 4-32 (ringN: N agents), every
- *                              case, failures only
+ *                              case, failures only (-v: all)
  *   scene_matrix --settings    the matrix (and the wider set) at other
  *                              time steps and neighbour distances, and at
  *                              the settings of issue 16's head-on pair
@@ -300,12 +300,12 @@ int main(int argc, char **argv) {
     const char *const *scenes = all;
     int nscenes = nall;
     const int require = argc > 2 && !strcmp(argv[1], "--require");
-    const int wide = argc == 2 && !strcmp(argv[1], "--wide");
+    const int wide = (argc == 2 || (argc == 3 && !strcmp(argv[2], "-v"))) && !strcmp(argv[1], "--wide");
     if (require)
         scenes = (const char *const *)argv + 2, nscenes = argc - 2;
     if (wide)
         scenes = wider, nscenes = nwider;
-    const int verbose = argc > 1 && !require && !wide;
+    const int verbose = argc > 1 && !require && (!wide || argc == 3);
     const int fails = matrix(scenes, nscenes, st, verbose, NULL);
     printf("%d of %d failed\n", fails, nscenes * CASES);
     return require && fails > 0;
