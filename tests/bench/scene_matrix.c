@@ -214,7 +214,9 @@ static int run(const char *name, setting st, float th, float vmax, int goal, int
 
 /* A scene's cases: goal-seeking or not, four horizons, three max speeds. */
 static const float horizons[] = {1, 2, 5, 10}, speeds[] = {1, 2, 4};
-enum { CASES = 2 * 4 * 3 };
+#define NHORIZONS ((int)(sizeof horizons / sizeof *horizons))
+#define NSPEEDS ((int)(sizeof speeds / sizeof *speeds))
+#define CASES (2 * NHORIZONS * NSPEEDS)
 
 /* Every case of the scenes; failures counted per scene into per[] (may be
  * NULL); returns the failures. */
@@ -222,8 +224,8 @@ static int matrix(const char *const *scenes, int nscenes, setting st, int verbos
     int fails = 0;
     for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
-            for (int t = 0; t < 4; ++t)
-                for (int v = 0; v < 3; ++v) {
+            for (int t = 0; t < NHORIZONS; ++t)
+                for (int v = 0; v < NSPEEDS; ++v) {
                     const int bad =
                         !run(scenes[sc], st, horizons[t], speeds[v] * st.speed, g, verbose, 1, NULL);
                     fails += bad;
