@@ -116,9 +116,16 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (argc > 2) {
-        const int mode = !strcmp(argv[2], "soft")   ? RALLY_SOFT
-                         : !strcmp(argv[2], "rvo2") ? RALLY_RVO2
-                                                    : RALLY_DEFAULT;
+        /* (an unknown name is an error: taken as the default mode, `rally 10
+         * rvo2_compat` printed the default mode's rows under that name) */
+        const int mode = !strcmp(argv[2], "soft")      ? RALLY_SOFT
+                         : !strcmp(argv[2], "rvo2")    ? RALLY_RVO2
+                         : !strcmp(argv[2], "default") ? RALLY_DEFAULT
+                                                       : -1;
+        if (mode < 0) {
+            fprintf(stderr, "rally: no mode %s (default, soft or rvo2)\n", argv[2]);
+            return 2;
+        }
         report(seeds, mode, horizon);
     } else {
         for (int mode = 0; mode < 3; ++mode)
