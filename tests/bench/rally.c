@@ -23,12 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The modes' names, by RALLY_DEFAULT, RALLY_SOFT and RALLY_RVO2. */
+static const char *const mode_names[] = {"default", "soft", "rvo2"};
+#define NMODES ((int)(sizeof mode_names / sizeof *mode_names))
+
 static void report(int seeds, int mode, float horizon) {
-    static const char *const modes[] = {"default", "soft", "rvo2"};
     static const float radii[] = {3.0f, 1.5f, 0.0f, RALLY_OFFSET};
     double speed_sum = 0;
     int rows = 0, moving_sum = 0, missed_sum = 0;
-    printf("mode %s, %d seeds, time horizon %g s\n", modes[mode], seeds, horizon);
+    printf("mode %s, %d seeds, time horizon %g s\n", mode_names[mode], seeds, horizon);
     for (int scene = 0; scene < RALLY_SCENES; ++scene)
         for (int k = 0; k < 4; ++k) {
             double speed = 0, overlap = 0, slowest = 0;
@@ -118,17 +121,16 @@ int main(int argc, char **argv) {
     if (argc > 2) {
         /* (an unknown name is an error: taken as the default mode, `rally 10
          * rvo2_compat` printed the default mode's rows under that name) */
-        const int mode = !strcmp(argv[2], "soft")      ? RALLY_SOFT
-                         : !strcmp(argv[2], "rvo2")    ? RALLY_RVO2
-                         : !strcmp(argv[2], "default") ? RALLY_DEFAULT
-                                                       : -1;
-        if (mode < 0) {
+        int mode = 0;
+        while (mode < NMODES && strcmp(argv[2], mode_names[mode]))
+            ++mode;
+        if (mode == NMODES) {
             fprintf(stderr, "rally: no mode %s (default, soft or rvo2)\n", argv[2]);
             return 2;
         }
         report(seeds, mode, horizon);
     } else {
-        for (int mode = 0; mode < 3; ++mode)
+        for (int mode = 0; mode < NMODES; ++mode)
             report(seeds, mode, 2.0f);
     }
     return 0;
