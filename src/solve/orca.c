@@ -646,9 +646,8 @@ static RVO_NOINLINE unsigned head_on4_rest(const lines4_ctx *c, const int32_t *j
     const __m128 db = _mm_add_ps(_mm_mul_ps(bvx, bfx), _mm_mul_ps(bvy, bfy));
     const __m128 rvx = _mm_sub_ps(c->vx, bvx), rvy = _mm_sub_ps(c->vy, bvy);
     /* braking_from_afar's lanes */
-    const rvo_vec2 fa = w->pref[c->ai];
-    const float fa2 = v2_abs_sq(fa);
-    const __m128 slowed = v2_dot(w->vel[c->ai], fa) < RVO_HEAD_ON_SLOW * fa2
+    const float fa2 = _mm_cvtss_f32(c->f2); /* (|pref|^2, as head_on4 has it) */
+    const __m128 slowed = v2_dot(w->vel[c->ai], w->pref[c->ai]) < RVO_HEAD_ON_SLOW * fa2
                               ? all
                               : _mm_cmplt_ps(db, _mm_mul_ps(_mm_set1_ps(RVO_HEAD_ON_SLOW), bf2));
     const __m128 far =
