@@ -30,7 +30,7 @@ typedef struct rvo_base {
 void *rvo__base_realloc(rvo_base *b, void *p, size_t old_size, size_t new_size);
 /* Grows *p to hold at least need elements (by a quarter, grown_cap). False when out of memory. */
 bool rvo__base_grow(rvo_base *b, void **p, int32_t *cap, int32_t need, size_t elem);
-#define RVO_GROW_ARRAYS_MAX 11
+#define RVO_GROW_ARRAYS_MAX 12
 /* Grows count arrays that share one capacity, all or none. */
 bool rvo__base_grow_arrays(rvo_base *b, int32_t *cap, int32_t need, int count, void **const arrays[],
                            const size_t elems[]);

@@ -28,8 +28,10 @@
  * last integrate moved it, auto lock); whether an integrate ran since the
  * last solve; the agents an obstacle's new points left on its blocked
  * side, not yet put out (world.h: obst_trap)
- * 4: per agent, how far it has been carried back (world.h: carried) */
-#define SNAP_VERSION 4u
+ * 4: per agent, how far it has been carried back (world.h: carried)
+ * 5: per agent, where its preferred velocity aims (world/aim.c: direction,
+ * streak); the last integrate's dt */
+#define SNAP_VERSION 5u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
 
@@ -182,14 +184,19 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
     io_f32(s, &a->neighbor_dist);
     io_f32(s, &a->time_horizon);
     io_f32(s, &a->time_horizon_obst);
-    io_i32(s, &a->max_neighbors);
+    int32_t most = a->max_neighbors;
+    io_i32(s, &most);
+    a->max_neighbors =
+        (int16_t)(most >= 0 && most <= RVO_MAX_NEIGHBORS_LIMIT ? most : -1); /* -1: caught by validate */
     io_f32(s, &a->weight);
     io_u32(s, &a->groups);
     io_u32(s, &a->mask);
     io_f32(s, &a->z);
     io_f32(s, &a->height);
-    io_i32(s, &a->locked);
-    if (s->reading) /* (bad values fail validate) */
+    int32_t locked = a->locked;
+    io_i32(s, &locked);
+    a->locked = (int16_t)(locked == 0 || locked == 1 ? locked : 2); /* 2: caught by validate */
+    if (s->reading)                                                 /* (bad values fail validate) */
         rvo__raise_k_most(w, a->max_neighbors);
     io_f32(s, &w->stall[i]); /* stall events */
     if (s->reading)
@@ -219,6 +226,8 @@ static void visit_agent(snap_io *s, rvo_world *w, int32_t i) {
     }
     if (s->version >= 4)
         io_f32(s, &w->carried[i]);
+    if (s->version >= 5)
+        io_u32(s, &w->aim[i]); /* (every value is a state; older: none yet, as a new agent) */
 }
 
 static void visit_agents(snap_io *s, rvo_world *w) {
@@ -377,6 +386,8 @@ static void visit_state(snap_io *s, rvo_world *w) {
         io_bool(s, &w->locks_moved); /* lock timers: an integrate ran, no solve since */
         visit_traps(s, w);
     }
+    if (s->version >= 5)
+        io_f32(s, &w->aim_dt);
 }
 
 /* ---- checks of a loaded world ------------------------------------------ */
@@ -443,6 +454,8 @@ static const char *validate(rvo_world *w, char *buf, size_t n) {
     if (!(w->stall_progress >= 0 && w->stall_progress <= 1) || !(w->stall_min_time >= 0) ||
         !(w->stall_min_time <= RVO_MAX_COORD))
         return "bad stall threshold";
+    if (!(w->aim_dt >= 0) || !isfinite(w->aim_dt))
+        return "bad last time step";
     for (int32_t i = 0; i < w->count; ++i) {
         const agent_params *a = &w->prm[i];
         const char *e = NULL;

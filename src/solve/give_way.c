@@ -20,6 +20,12 @@ static bool touches(const rvo_world *w, int32_t i, int32_t k) {
     return k != i && body_near(w, &w->prm[i], k, w->pos[i], RVO_CONTACT_MARGIN);
 }
 
+/* Has agent k come near where it aims (world/aim.c): idle, or a streak of
+ * RVO_AIM_NEAR_STEPS measures that put that point near? */
+static bool aims_near(const rvo_world *w, int32_t k) {
+    return rvo__idle(w->pref[k], &w->prm[k]) || rvo__aim_next(w, k).streak >= RVO_AIM_NEAR_STEPS;
+}
+
 /* The agents that agent i touches: all of them in *all, the idle ones
  * among them in *idle, those that want to go against i's way (preferred
  * velocities more than 90 degrees apart) in *against. Searches the agent
@@ -72,6 +78,44 @@ static bool can_pass(const rvo_world *w, int32_t i, int32_t k) {
     const rvo_vec2 left = v2_add(pk, side), right = v2_sub(pk, side);
     return (!spot_taken(w, i, k, left) && !spot_taken(w, i, k, v2_add(left, ahead))) ||
            (!spot_taken(w, i, k, right) && !spot_taken(w, i, k, v2_add(right, ahead)));
+}
+
+/* Is there no room for agent i at the point it aims at, as its last
+ * measure put it (a): a body other than i there (spot_taken)? Unknown: no. */
+static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
+    if (a.dist > RVO_AIM_DIST_STEPS)
+        return false;
+    const rvo_vec2 pref = w->pref[i];
+    const float len = sqrtf(v2_abs_sq(pref));
+    if (!(len > 0.0f))
+        return false;
+    const float d = (float)a.dist * (float)(RVO_AIM_NEAR_RADII / RVO_AIM_DIST_STEPS) * w->prm[i].radius / len;
+    return spot_taken(w, i, i, v2_add(w->pos[i], v2_scale(d, pref)));
+}
+
+/* Has stalled agent i, touching `all` agents, come as near where it aims
+ * as a crowd lets it: near that point itself (aims_near), every agent it
+ * touches near where it aims too, at least RVO_SETTLED_CONTACTS of them,
+ * and another body where it aims (aim_taken)? A group sent to slots too few
+ * for it (a destination too small) is such a crowd; a jam of agents bound
+ * for far goals, or a crowd with a free slot behind it, is not. */
+static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
+    if (all < RVO_SETTLED_CONTACTS || rvo__idle(w->pref[i], &w->prm[i]))
+        return false;
+    const aim_state a = rvo__aim_next(w, i);
+    if (a.streak < RVO_AIM_NEAR_STEPS)
+        return false;
+    const agent_grid *g = &w->grid;
+    const rvo_vec2 p = w->pos[i];
+    const grid_cells b =
+        rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (w->prm[i].radius + g->max_radius));
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
+            const int32_t k = g->items[t];
+            if (touches(w, i, k) && !aims_near(w, k))
+                return false;
+        }
+    return aim_taken(w, i, a);
 }
 
 /* Does stalled agent i press into an agent at rest, one it touches within
@@ -252,12 +296,17 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
          * tired aim: once free it walks at full speed again, even where
          * that aim is below the stall threshold's progress), touching two
          * agents or more of which none wants to go against its way (a
-         * crowd pressing one way, which will not make way); resting, which
-         * the passes below decide, wins in the solve */
-        if (aims && (uneven[i] & RVO_UNEVEN_LONG) && all >= 2 && against == 0 &&
+         * crowd pressing one way, which will not make way), or in a crowd
+         * near where they all aim (crowd_near), whatever their ways;
+         * resting, which the passes below decide, wins in the solve. Such
+         * a crowd's agents settle on their tired aim. */
+        const bool long_stall = aims && (uneven[i] & RVO_UNEVEN_LONG);
+        const bool near = long_stall && crowd_near(w, i, all);
+        if (long_stall && all >= 2 && (against == 0 || near) &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
             uneven[i] |= RVO_UNEVEN_TIRED;
-        if (aims && all >= RVO_SETTLED_CONTACTS && rvo__settles(w, i, uneven[i]))
+        if (aims && all >= RVO_SETTLED_CONTACTS &&
+            rvo__settles(w, i, uneven[i], near ? rvo__tired_scale(w, i) : 1.0f))
             uneven[i] |= RVO_UNEVEN_RESTS;
     }
     /* at rest against a resting crowd: from the idle agents hemmed in, and

@@ -80,7 +80,10 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * Pressing at full strength into a crowd that does not rest yet (a group
  * sent to a point far too small for it) kept the whole crowd turning
  * slowly for good; a jam of agents that want opposite ways still clears by
- * pushing (docs/quality.md). */
+ * pushing (docs/quality.md). Also, whatever the ways of the agents it
+ * touches, in a crowd that has come near where all of them aim (a group
+ * sent to slots too few for it; give_way.c, crowd_near): there it settles
+ * on its tired aim (rvo__settles) and rests. */
 #define RVO_UNEVEN_TIRED 128u
 #ifndef RVO_TIRED_MIN /* -D to tune */
 #define RVO_TIRED_MIN 0.1f
@@ -126,11 +129,13 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #ifndef RVO_SETTLED_CONTACTS /* -D to tune */
 #define RVO_SETTLED_CONTACTS 4
 #endif
-/* Agent i's settled test but for its contacts (u: its flags). */
-static inline bool rvo__settles(const rvo_world *w, int32_t i, unsigned u) {
+/* Agent i's settled test but for its contacts (u: its flags), on its
+ * preferred velocity times scale (1, or its tired share in a crowd near
+ * where it aims: give_way.c, crowd_near). */
+static inline bool rvo__settles(const rvo_world *w, int32_t i, unsigned u, float scale) {
     const float slow = RVO_SETTLED_SPEED * w->prm[i].max_speed;
     return (u & (RVO_UNEVEN_STALLED | RVO_UNEVEN_IDLE)) == RVO_UNEVEN_STALLED &&
-           v2_abs_sq(w->pref[i]) <= slow * slow;
+           scale * scale * v2_abs_sq(w->pref[i]) <= slow * slow;
 }
 
 /* A tired agent's share of its preferred speed: RVO_LONG_STALL times the

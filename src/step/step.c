@@ -70,6 +70,7 @@ void rvo_world_destroy(rvo_world *w) {
     FREE_ARRAY(w->ids, w->cap);
     FREE_ARRAY(w->stall, w->cap); /* stall events */
     FREE_ARRAY(w->carried, w->cap);
+    FREE_ARRAY(w->aim, w->cap);
     FREE_ARRAY(w->knn_hint, w->cap);
     FREE_ARRAY(w->detour, w->cap);
     if (w->lock)
@@ -123,6 +124,8 @@ RVO_ALWAYS_INLINE static inline void move_agents(const integrate_ctx *c, int32_t
 
 static void move_range(int32_t begin, int32_t end, uint32_t worker, void *p) {
     const integrate_ctx *c = p;
+    if (rvo__aim_on(c->w)) /* (before the move: it reads the last one from vel) */
+        rvo__aim_commit(c->w, begin, end);
     if (c->w->solve_cand_ok)
         move_agents(c, begin, end, &c->w->scratch[worker], true);
     else
@@ -194,6 +197,7 @@ rvo_status rvo_world_integrate(rvo_world *w, float dt) {
         moved_sq = w->scratch[k].moved_sq > moved_sq ? w->scratch[k].moved_sq : moved_sq;
     const double moved = sqrt(moved_sq) * fabs((double)dt);
     w->moved_max = moved < (double)FLT_MAX ? (float)moved : INFINITY; /* (inf: no lists from the solve) */
+    w->aim_dt = dt; /* (world/aim.c: the move is vel * aim_dt) */
     w->solved = false;
     if (carry) {
         w->solve_cand_ok = false; /* (agents carried: not by their velocities) */

@@ -8,11 +8,11 @@ static bool reserve_agents(rvo_world *w, int32_t need) {
     void **const arrays[] = {(void **)&w->pos,     (void **)&w->vel,    (void **)&w->pref,
                              (void **)&w->newvel,  (void **)&w->prm,    (void **)&w->ids,
                              (void **)&w->stall,   (void **)&w->detour, (void **)&w->knn_hint,
-                             (void **)&w->carried, (void **)&w->lock};
+                             (void **)&w->carried, (void **)&w->aim,    (void **)&w->lock};
     const size_t elems[] = {sizeof *w->pos,      sizeof *w->vel,     sizeof *w->pref,  sizeof *w->newvel,
                             sizeof *w->prm,      sizeof *w->ids,     sizeof *w->stall, sizeof *w->detour,
-                            sizeof *w->knn_hint, sizeof *w->carried, sizeof *w->lock};
-    return rvo__grow_arrays(w, &w->cap, need, w->lock ? 11 : 10, arrays, elems);
+                            sizeof *w->knn_hint, sizeof *w->carried, sizeof *w->aim,   sizeof *w->lock};
+    return rvo__grow_arrays(w, &w->cap, need, w->lock ? 12 : 11, arrays, elems);
 }
 
 /* Looks an id up; fails with arg as the argument number when unknown. */
@@ -63,7 +63,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->prm[i].radius = def->radius;
     w->prm[i].max_speed = def->max_speed;
     w->prm[i].neighbor_dist = def->neighbor_dist;
-    w->prm[i].max_neighbors = def->max_neighbors;
+    w->prm[i].max_neighbors = (int16_t)def->max_neighbors; /* (checked above) */
     rvo__raise_k_most(w, def->max_neighbors);
     w->prm[i].time_horizon = def->time_horizon;
     w->prm[i].time_horizon_obst = def->time_horizon_obst;
@@ -77,6 +77,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->ids[i] = id;
     w->stall[i] = 0.0f; /* stall events */
     w->carried[i] = 0.0f;
+    w->aim[i] = RVO_AIM_NEW;
     w->knn_hint[i] = RVO_NO_HINT;
     w->detour[i] = 0;
     if (w->lock)
@@ -103,6 +104,7 @@ rvo_status rvo_world_remove_agent(rvo_world *w, rvo_agent_id id) {
         w->ids[i] = w->ids[last];
         w->stall[i] = w->stall[last]; /* stall events */
         w->carried[i] = w->carried[last];
+        w->aim[i] = w->aim[last];
         w->knn_hint[i] = w->knn_hint[last];
         w->detour[i] = w->detour[last];
         if (w->lock)
@@ -241,7 +243,7 @@ rvo_status rvo_agent_set_param(rvo_world *w, rvo_agent_id id, rvo_param p, doubl
         a->neighbor_dist = (float)value;
         break;
     case RVO_PARAM_MAX_NEIGHBORS:
-        a->max_neighbors = (int32_t)value;
+        a->max_neighbors = (int16_t)value; /* (checked: <= RVO_MAX_NEIGHBORS_LIMIT) */
         rvo__raise_k_most(w, a->max_neighbors);
         break;
     case RVO_PARAM_TIME_HORIZON:

@@ -25,13 +25,13 @@ typedef struct agent_params {
     float neighbor_dist;
     float time_horizon;
     float time_horizon_obst;
-    int32_t max_neighbors;
     float weight;
     uint32_t groups;
     uint32_t mask;
     float z;
     float height;
-    int32_t locked;
+    int16_t max_neighbors; /* (<= RVO_MAX_NEIGHBORS_LIMIT) */
+    int16_t locked;        /* 0 or 1 */
 } agent_params;
 
 /* Can this agent's groups, mask or height make some pair ignore each
@@ -48,6 +48,41 @@ static inline bool filters_pairs(const agent_params *a) {
 static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
     return v2_abs_sq(pref) <= sqrf(RVO_IDLE_SPEED * a->max_speed);
 }
+
+/* Where an agent's preferred velocity aims (world/aim.c): per agent (cap
+ * entries, moves with the agent) 32 bits, aim_pack's layout; unpacked: */
+typedef struct aim_state {
+    uint32_t dir;    /* the direction the sideways move is measured across (rvo__aim_encode) */
+    int32_t shift;   /* the sideways move since dir was taken, RVO_AIM_SHIFT_UNITS to the radius, or: */
+    uint32_t streak; /* measures in a row that put the point it aims at near (at most RVO_AIM_STREAK_MAX) */
+    uint32_t dist;   /* that point's distance at the last of them (RVO_AIM_DIST_STEPS to the near reach) */
+    bool fresh;      /* rvo__aim_next: dir is to be taken again */
+} aim_state;
+#define RVO_AIM_NO_DIR (-1024) /* aim_state.shift: no direction taken (idle, or not held back) */
+#define RVO_AIM_UNKNOWN 31     /* aim_state.dist: no point measured near */
+#define RVO_AIM_DIST_STEPS 28
+#define RVO_AIM_STREAK_MAX 7
+#define RVO_AIM_SHIFT_UNITS 8192
+/* Near: within this many radii. A measure is taken once the agent has
+ * moved RVO_AIM_MIN_SHIFT radii sideways: less would leave the turn within
+ * the direction's 13 bits. */
+#ifndef RVO_AIM_NEAR_RADII /* -D to tune */
+#define RVO_AIM_NEAR_RADII 16.0
+#endif
+#ifndef RVO_AIM_MIN_SHIFT /* -D to tune */
+#define RVO_AIM_MIN_SHIFT 0.1
+#endif
+/* Measured only while held back: walking at less than this share of its
+ * preferred velocity along it (an agent on its way costs one test). */
+#ifndef RVO_AIM_HELD /* -D to tune */
+#define RVO_AIM_HELD 0.5f
+#endif
+/* Near where it aims: a streak of this many, or idle (it is where it
+ * wants to be; once it walks again, it counts as near until a measure
+ * shows otherwise). */
+#ifndef RVO_AIM_NEAR_STEPS /* -D to tune */
+#define RVO_AIM_NEAR_STEPS 4
+#endif
 
 /* Lock timers (world/lock_timers.c), per agent in a cold array of their
  * own (cap entries, moves with the agent). left > 0: a timed lock. */
@@ -190,6 +225,10 @@ struct rvo_world {
      * ORCA solve, RVO_NO_HINT when its list was not full. Any value gives
      * the same neighbours, so it is not saved. */
     float *knn_hint;
+    /* world/aim.c: per agent (moves with it), where its preferred velocity
+     * aims; aim_dt: the last integrate's dt (its move is vel * aim_dt) */
+    uint32_t *aim;
+    float aim_dt;
     /* solve/detour.c: per agent (moves with it), 0 or the side it goes
      * round an obstacle on: +1 left, -1 right */
     int8_t *detour;
@@ -292,6 +331,27 @@ void rvo__obstacles_move(rvo_world *w, float dt);
 bool rvo__obstacle_contains(const rvo_world *w, const obstacle *ob, rvo_vec2 p);
 /* obstacles.c: frees the obstacle store (not the edge grid over it). */
 void rvo__obstacles_free(rvo_world *w);
+
+/* aim.c: a direction as 13 bits, and back (a vector of length 0.71-1) */
+uint32_t rvo__aim_encode(rvo_vec2 v);
+rvo_vec2 rvo__aim_decode(uint32_t code);
+/* aim.c: w->aim's 32 bits, and back */
+uint32_t rvo__aim_pack(aim_state a);
+aim_state rvo__aim_unpack(uint32_t bits);
+/* The state of a new agent: no direction, no point measured. */
+#define RVO_AIM_NEW ((uint32_t)RVO_AIM_UNKNOWN << 27 | 0x400u << 13)
+/* aim.c: agent i's aim as the next integrate leaves it (but dir). While
+ * it is held back (RVO_AIM_HELD), once it has moved RVO_AIM_MIN_SHIFT
+ * radii sideways since dir, a measure: the streak grows when the turn of
+ * its preferred velocity put the point it aims at within
+ * RVO_AIM_NEAR_RADII radii, and is 0 otherwise. While idle the streak is
+ * RVO_AIM_NEAR_STEPS. Walking its way, it keeps its streak and drops dir. */
+aim_state rvo__aim_next(const rvo_world *w, int32_t i);
+/* aim.c: integrate, before the move: agents [begin, end)'s aims from this
+ * step's preferred velocities */
+void rvo__aim_commit(rvo_world *w, int32_t begin, int32_t end);
+/* Is the aim tracked: the default mode (the give-way rules read it)? */
+static inline bool rvo__aim_on(const rvo_world *w) { return w->strict_overlap && !w->rvo2_compat; }
 
 /* stall.c: advances agents [begin, end)'s stall times after an integrate of dt. */
 void rvo__stall_update(rvo_world *w, float dt, int32_t begin, int32_t end);

@@ -72,7 +72,7 @@ static int sweep(int seeds, bool offset) {
         for (int b = 0; b < 2; ++b)
             for (int c = 0; c < 3; ++c)
                 for (int d = 0; d < 4; ++d) {
-                    const rally_setting st = {dts[a], radii[b], speeds[c], 10.0f * radii[b], horizons[d]};
+                    const rally_setting st = {dts[a], radii[b], speeds[c], 10.0f * radii[b], horizons[d], 0};
                     int missed = 0, runs = 0, moving = 0;
                     double worst = 0;
                     for (int scene = 0; scene < RALLY_SCENES; ++scene)

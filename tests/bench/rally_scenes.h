@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { RALLY_DEFAULT = 0, RALLY_SOFT = 1, RALLY_RVO2 = 2, RALLY_SCENES = 4 };
@@ -29,11 +30,14 @@ typedef struct rest {
 } rest;
 
 /* The world's settings: time step [s], radius [m], max speed [m/s],
- * neighbour distance [m], time horizon [s]. */
+ * neighbour distance [m], time horizon [s]; reload_at: before that step the
+ * world is saved and goes on as the copy loaded from its snapshot (0:
+ * never). */
 typedef struct rally_setting {
     float dt, radius, max_speed, neighbor_dist, horizon;
+    int reload_at;
 } rally_setting;
-static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f};
+static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f, 0};
 
 /* arrive: the arrival radius [m], or RALLY_OFFSET: none, and the offset to
  * the slot as the preferred velocity (clamped to max speed), as in the
@@ -94,6 +98,18 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
     memset(prev, 0, sizeof prev);
     long samples = 0;
     for (int step = 0; step < steps; ++step) {
+        if (step == st.reload_at && step > 0) { /* a save and a load in the middle of the run */
+            const size_t n = rvo_world_save(w, NULL, 0);
+            uint8_t *snap = (uint8_t *)malloc(n);
+            rvo_world *copy = NULL;
+            r.ok &= snap && rvo_world_save(w, snap, n) == n &&
+                    rvo_world_load(snap, n, NULL, &copy, NULL) == RVO_OK;
+            free(snap);
+            if (copy) {
+                rvo_world_destroy(w);
+                w = copy;
+            }
+        }
         const float *p = rvo_world_positions_view(w);
         for (int i = 0; i < N; ++i) {
             const float dx = goal[2 * i] - p[2 * i], dy = goal[2 * i + 1] - p[2 * i + 1];

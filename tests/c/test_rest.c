@@ -2,7 +2,8 @@
  *   - a group sent to slots in a patch too small for it comes to rest
  *     (the script's usual arrival test: full speed towards the slot, zero
  *     within the arrival radius; or the offset to the slot as the
- *     preferred velocity), bodies apart, on 1 and 2 threads alike;
+ *     preferred velocity; or full speed for ever, no arrival radius),
+ *     bodies apart, on 1 and 2 threads alike, and across a save and load;
  *   - a head-on pair on constant or goal-seeking preferred velocities, at
  *     lateral offsets 0 to 2 radii, time horizons 1-10 s and max speeds
  *     1-4, passes without a tug of war: nobody pushed back more than one
@@ -160,6 +161,36 @@ static void rally_rests_steered_by_offset(void) {
     }
 }
 
+/* Without an arrival radius: full speed towards the slot for ever (the
+ * script's arrival test at radius 0), every scene; the block on two
+ * threads, and saved and loaded in the middle of the run (the same bits).
+ * Every agent pressed on into a crowd that had no room for it, and the
+ * group churned for good (the block 0.215 m/s with 32 moving at the end,
+ * the squads 0.11-0.17 m/s; 75 of 120 draws missed). The core now tells
+ * from how a preferred velocity turns as its agent is pushed sideways where
+ * it aims (world/aim.c); a long-stalled agent in a crowd near where they
+ * all aim, with no room where it aims, tires and rests (give_way.c,
+ * crowd_near; docs/quality.md, stop 46). */
+static void rally_rests_without_arrival_radius(void) {
+    for (int scene = 0; scene < RALLY_SCENES; ++scene) {
+        const rest r = rally(scene, 0.0f, 1, 12345u, RALLY_DEFAULT);
+        printf(
+            "rally %s, no arrival radius: mean speed %.3f m/s, %d moving at the end, worst overlap %.2f%%\n",
+            rally_names[scene], r.speed, r.moving, 100 * r.overlap);
+        CHECK(r.ok && r.overlap <= 0.01);
+        CHECK(r.speed <= 0.05);
+        CHECK(r.moving <= 1);
+        if (scene == 1) {
+            const rest r2 = rally(scene, 0.0f, 2, 12345u, RALLY_DEFAULT);
+            CHECK(r2.ok && r2.hash == r.hash);
+            rally_setting st = rally_default;
+            st.reload_at = 600; /* at 60 s: agents stalled, some tired or resting */
+            const rest r3 = rally_in(scene, 0.0f, 1, 12345u, RALLY_DEFAULT, st);
+            CHECK(r3.ok && r3.hash == r.hash);
+        }
+    }
+}
+
 /* Bodies stay apart when a crowd meets at a body's width per step or more
  * (dt 0.25, max speed 4, radius 0.5): the overlap passes pushed agents
  * further than their lists of partners reach, and overlaps of 13-94% of
@@ -168,7 +199,7 @@ static void rally_rests_steered_by_offset(void) {
 static void fast_crowd_stays_apart(void) {
     for (int scene = 0; scene < RALLY_SCENES; ++scene)
         for (int k = 0; k < 2; ++k) {
-            const rally_setting st = {0.25f, 0.5f, 4.0f, 5.0f, k == 0 ? 1.0f : 10.0f};
+            const rally_setting st = {0.25f, 0.5f, 4.0f, 5.0f, k == 0 ? 1.0f : 10.0f, 0};
             const rest r = rally_in(scene, 3.0f, 1, 12345u, RALLY_DEFAULT, st);
             printf("rally %s at dt 0.25, max speed 4, horizon %g s: worst overlap %.2f%%\n",
                    rally_names[scene], st.horizon, 100 * r.overlap);
@@ -298,6 +329,7 @@ int main(void) {
     rally_rests_at_other_settings();
     rally_rests_at_60_steps_a_second();
     rally_rests_steered_by_offset();
+    rally_rests_without_arrival_radius();
     fast_crowd_stays_apart();
     head_on_pairs_pass();
     return check_finish("rest");

@@ -217,7 +217,7 @@ static void *counting_alloc(void *user, void *ptr, size_t old_size, size_t new_s
 
 static void check_format(const uint8_t *s, size_t n) {
     CHECK(n >= 24 && memcmp(s, "RVOSNAP\0", 8) == 0);
-    CHECK(s[8] == 4 && s[9] == 0 && s[10] == 0 && s[11] == 0); /* version 4, little-endian */
+    CHECK(s[8] == 5 && s[9] == 0 && s[10] == 0 && s[11] == 0); /* version 5, little-endian */
     uint64_t size = 0;
     for (int k = 0; k < 8; ++k)
         size |= (uint64_t)s[16 + k] << (8 * k);
@@ -309,10 +309,10 @@ static void bad_input(void) {
     CHECK(strcmp(err.message, "not an rvo snapshot") == 0);
     CHECK(try_load(NULL, 0, &err) == RVO_ERR_INVALID_ARGUMENT);
     memcpy(m, snap, n);
-    m[8] = 5;
+    m[8] = 6;
     CHECK(try_load(m, n, &err) == RVO_ERR_INVALID_ARGUMENT);
     printf("future version: \"%s\"\n", err.message);
-    CHECK(strstr(err.message, "version 5 is not supported") != NULL);
+    CHECK(strstr(err.message, "version 6 is not supported") != NULL);
     rvo_world *out = NULL;
     CHECK(rvo_world_load(snap, n, NULL, NULL, &err) == RVO_ERR_INVALID_ARGUMENT); /* no out */
     CHECK(err.arg == 4 && strcmp(err.message, "out is NULL") == 0);

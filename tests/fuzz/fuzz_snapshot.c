@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SNAP_VERSION 4 /* services/snapshot.c */
+#define SNAP_VERSION 5 /* services/snapshot.c */
 
 static uint32_t crc32_ref(const uint8_t *p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;

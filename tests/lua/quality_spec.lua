@@ -227,6 +227,16 @@ describe("avoidance quality", function()
         end
     end)
 
+    -- without an arrival radius: full speed towards the slot for ever, four
+    -- draws (before stop 46, 14 of the first 20 draws churned on: up to
+    -- 0.2 m/s, 29 moving; the core now tells where a preferred velocity
+    -- aims, and a crowd that has come near where all of it aims rests)
+    it("brings it to rest without an arrival radius", function()
+        for k = 1, 4 do
+            assert_rests("draw " .. k, rally(0, 7 * k))
+        end
+    end)
+
     -- at the horizons of RVO2's examples. Before idle agents looked at most
     -- 2 s ahead, draws 2 and 4 at 5 s churned (0.21 m/s, 9 moving; 0.12,
     -- 5) and every draw at 10 s (0.25-0.36 m/s, 18-48 moving). Before
