@@ -29,8 +29,8 @@
  * last solve; the agents an obstacle's new points left on its blocked
  * side, not yet put out (world.h: obst_trap)
  * 4: per agent, how far it has been carried back (world.h: carried)
- * 5: per agent, where its preferred velocity aims (world/aim.c: direction,
- * streak); the last integrate's dt */
+ * 5: per agent, what world/aim.c has measured of where its preferred
+ * velocity aims (32 bits); the last integrate's dt */
 #define SNAP_VERSION 5u
 #define SNAP_HEADER 24
 static const uint8_t snap_magic[8] = {'R', 'V', 'O', 'S', 'N', 'A', 'P', 0};
