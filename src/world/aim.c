@@ -49,7 +49,8 @@ rvo_vec2 rvo__aim_decode(uint32_t code) {
 
 /* 32 bits: dir 13, shift 11 (two's complement), streak 3, dist 5. */
 uint32_t rvo__aim_pack(aim_state a) {
-    return (a.dir & 0x1fffu) | ((uint32_t)a.shift & 0x7ffu) << 13 | (a.streak & 7u) << 24 | (a.dist & 31u) << 27;
+    return (a.dir & 0x1fffu) | ((uint32_t)a.shift & 0x7ffu) << 13 | (a.streak & 7u) << 24 |
+           (a.dist & 31u) << 27;
 }
 
 aim_state rvo__aim_unpack(uint32_t bits) {
