@@ -80,6 +80,37 @@ static bool can_pass(const rvo_world *w, int32_t i, int32_t k) {
            (!spot_taken(w, i, k, right) && !spot_taken(w, i, k, v2_add(right, ahead)));
 }
 
+typedef struct wall_query {
+    const rvo_world *w;
+    rvo_vec2 p;
+    float z, height, reach_sq;
+    bool near;
+} wall_query;
+
+static void visit_wall(void *ctx, int32_t e) {
+    wall_query *q = ctx;
+    const rvo_world *w = q->w;
+    const obst_vertex *v = &w->verts[e];
+    if (q->near || !obst_on_floor(&w->obst[v->obstacle], q->z, q->height, w->height_margin))
+        return;
+    const rvo_vec2 a = v->point, ab = v2_sub(w->verts[v->next].point, a);
+    float t = v2_dot(v2_sub(q->p, a), ab) / v2_abs_sq(ab);
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t; /* (a zero edge: NaN, clamped to 1) */
+    q->near = v2_abs_sq(v2_sub(q->p, v2_add(a, v2_scale(t, ab)))) < q->reach_sq;
+}
+
+/* Is an obstacle edge on agent i's floor within reach [m] of it? */
+static bool wall_near(const rvo_world *w, int32_t i, float reach) {
+    if (w->nverts == 0)
+        return false;
+    const agent_params *a = &w->prm[i];
+    const rvo_vec2 p = w->pos[i];
+    wall_query q = {w, p, a->z, a->height, reach * reach, false};
+    rvo__edge_grid_visit(w, &w->scratch[0], p.x - reach, p.y - reach, p.x + reach, p.y + reach, visit_wall,
+                         &q);
+    return q.near;
+}
+
 /* Is there no room for agent i at the point it aims at, as its last
  * measure put it (a): a body other than i there (spot_taken)? Unknown: no. */
 static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
@@ -98,12 +129,15 @@ static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
  * touches near where it aims too, at least RVO_SETTLED_CONTACTS of them,
  * and another body where it aims (aim_taken)? A group sent to slots too few
  * for it (a destination too small) is such a crowd; a jam of agents bound
- * for far goals, or a crowd with a free slot behind it, is not. */
+ * for far goals, or a crowd with a free slot behind it, is not. Nor is a
+ * crowd within RVO_AIM_WALL_RADII radii of an obstacle: a queue at a door,
+ * every unit steered at the same waypoint in it, looks the same, and
+ * resting froze it (docs/quality.md, stop 46). */
 static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
     if (all < RVO_SETTLED_CONTACTS || rvo__idle(w->pref[i], &w->prm[i]))
         return false;
     const aim_state a = rvo__aim_next(w, i);
-    if (a.streak < RVO_AIM_NEAR_STEPS)
+    if (a.streak < RVO_AIM_NEAR_STEPS || wall_near(w, i, RVO_AIM_WALL_RADII * w->prm[i].radius))
         return false;
     const agent_grid *g = &w->grid;
     const rvo_vec2 p = w->pos[i];

@@ -129,6 +129,11 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #ifndef RVO_SETTLED_CONTACTS /* -D to tune */
 #define RVO_SETTLED_CONTACTS 4
 #endif
+/* A crowd near where it aims (give_way.c, crowd_near) counts only this many
+ * radii or more from any obstacle. */
+#ifndef RVO_AIM_WALL_RADII /* -D to tune */
+#define RVO_AIM_WALL_RADII 8.0f
+#endif
 /* Agent i's settled test but for its contacts (u: its flags), on its
  * preferred velocity times scale (1, or its tired share in a crowd near
  * where it aims: give_way.c, crowd_near). */

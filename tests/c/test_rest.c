@@ -191,6 +191,62 @@ static void rally_rests_without_arrival_radius(void) {
     }
 }
 
+/* A queue at a door: 40 units in 8 rows of 5 walk through a corridor 1.2 m
+ * wide and 10 m long (bodies 1 m wide) to slots 1.2 m apart beyond it, each
+ * steered at the corridor's mouth, then at its far end, then at its slot,
+ * at full speed. Every unit in the queue aims at the same waypoint, taken
+ * by the unit in the mouth, as a group sent to one rally point does; when
+ * such crowds rested (rally_rests_without_arrival_radius) this queue froze
+ * with 29 of 40 through. The rule now stays 8 radii off obstacles
+ * (RVO_AIM_WALL_RADII); all 40 get through, as before it. */
+static void queue_at_a_door_gets_through(void) {
+    enum { N = 40 };
+    rvo_world_def wd = rvo_world_def_default();
+    wd.time_step = 0.1f;
+    wd.agent.radius = 0.5f;
+    wd.agent.max_speed = 2.0f;
+    wd.agent.neighbor_dist = 5.0f;
+    wd.agent.time_horizon = 2.0f;
+    rvo_world *w = rvo_world_create(&wd, NULL);
+    const float top[] = {-5, 0.6f, 5, 0.6f, 5, 2.6f, -5, 2.6f};
+    const float bottom[] = {-5, -2.6f, 5, -2.6f, 5, -0.6f, -5, -0.6f};
+    CHECK(rvo_world_add_obstacle(w, top, 4, true) != 0);
+    CHECK(rvo_world_add_obstacle(w, bottom, 4, true) != 0);
+    rvo_agent_id id[N];
+    float goal[N][2];
+    unsigned seed = 1;
+    for (int k = 0; k < N; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        const float jitter = (float)((seed >> 8) & 0xffff) / 65536.0f * 0.2f;
+        const float y = -2.4f + (float)(k % 5) * 1.2f;
+        id[k] = rvo_world_add_agent(w, -8.0f - (float)(k / 5) * 1.2f - jitter, y, NULL);
+        goal[k][0] = 16.0f + (float)(k / 5) * 1.2f;
+        goal[k][1] = y;
+    }
+    int home = 0, step = 0;
+    for (; step < 1800 && home < N; ++step) {
+        home = 0;
+        for (int k = 0; k < N; ++k) {
+            rvo_vec2 p;
+            rvo_agent_position(w, id[k], &p);
+            const float tx = p.x < -5.5f ? -5.5f : p.x < 5.5f ? 5.5f : goal[k][0];
+            const float ty = p.x < 5.5f ? 0.0f : goal[k][1];
+            const float dx = tx - p.x, dy = ty - p.y, d = hypotf(dx, dy);
+            if (p.x >= 5.5f && d < 0.5f) {
+                ++home;
+                rvo_agent_set_pref_velocity(w, id[k], 0, 0);
+            } else {
+                rvo_agent_set_pref_velocity(w, id[k], dx / d * 2.0f, dy / d * 2.0f);
+            }
+        }
+        if (home < N)
+            CHECK(rvo_world_step(w, 0) == RVO_OK);
+    }
+    printf("a queue of 40 through a door 1.2 m wide: %d home after %d steps\n", home, step);
+    CHECK(home == N);
+    rvo_world_destroy(w);
+}
+
 /* Bodies stay apart when a crowd meets at a body's width per step or more
  * (dt 0.25, max speed 4, radius 0.5): the overlap passes pushed agents
  * further than their lists of partners reach, and overlaps of 13-94% of
@@ -330,6 +386,7 @@ int main(void) {
     rally_rests_at_60_steps_a_second();
     rally_rests_steered_by_offset();
     rally_rests_without_arrival_radius();
+    queue_at_a_door_gets_through();
     fast_crowd_stays_apart();
     head_on_pairs_pass();
     return check_finish("rest");
