@@ -33,6 +33,13 @@ static inline float sqrf(float a) { return a * a; }
 static inline bool rvo_isfinitef(float a) { return isfinite(a); }
 static inline bool v2_finite(rvo_vec2 a) { return isfinite(a.x) && isfinite(a.y); }
 
+/* The point of segment a..a + ab nearest to p (a zero segment: NaN). */
+static inline rvo_vec2 v2_nearest_on_segment(rvo_vec2 p, rvo_vec2 a, rvo_vec2 ab) {
+    float t = v2_dot(v2_sub(p, a), ab) / v2_abs_sq(ab);
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    return v2_add(a, v2_scale(t, ab));
+}
+
 /* Do the vertical extents [z, z + h] overlap, within margin? */
 static inline bool z_overlap(float z1, float h1, float z2, float h2, float margin) {
     return !(z1 > z2 + h2 + margin || z2 > z1 + h1 + margin);

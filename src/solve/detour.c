@@ -29,9 +29,7 @@ static void visit_near(void *ctx, int32_t e) {
     if (!edge_counts(c->w, e, c->p, c->z, c->height))
         return;
     const rvo_vec2 a = c->w->verts[e].point, ab = v2_sub(c->w->verts[c->w->verts[e].next].point, a);
-    float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
-    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-    const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+    const rvo_vec2 q = v2_nearest_on_segment(c->p, a, ab);
     const float d = v2_abs_sq(v2_sub(c->p, q));
     /* ties by edge index: the grid's visiting order is not part of the answer */
     if (d < c->best_sq || (d == c->best_sq && e < c->best)) {

@@ -94,9 +94,7 @@ static void visit_wall(void *ctx, int32_t e) {
     if (q->near || !obst_on_floor(&w->obst[v->obstacle], q->z, q->height, w->height_margin))
         return;
     const rvo_vec2 a = v->point, ab = v2_sub(w->verts[v->next].point, a);
-    float t = v2_dot(v2_sub(q->p, a), ab) / v2_abs_sq(ab);
-    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t; /* (a zero edge: NaN, clamped to 1) */
-    q->near = v2_abs_sq(v2_sub(q->p, v2_add(a, v2_scale(t, ab)))) < q->reach_sq;
+    q->near = v2_abs_sq(v2_sub(q->p, v2_nearest_on_segment(q->p, a, ab))) < q->reach_sq;
 }
 
 /* Is an obstacle edge on agent i's floor within reach [m] of it? */

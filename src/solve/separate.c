@@ -117,9 +117,7 @@ static void push_ahead_of_moving(push_ctx *c, int32_t e, const obstacle *ob) {
     if (!ob->closed || ob->enclosure || !(v2_dot(out, ob->vel) > 0.0f))
         return;
     const rvo_vec2 a = v1->point, ab = v2_sub(c->w->verts[v1->next].point, a);
-    float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
-    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-    const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+    const rvo_vec2 q = v2_nearest_on_segment(c->p, a, ab);
     if (!(v2_abs_sq(v2_sub(c->p, q)) < sqrf(c->radius)) || !rvo__obstacle_contains(c->w, ob, c->p))
         return;
     c->p = v2_add(q, v2_scale(c->radius, out));
@@ -140,9 +138,7 @@ static void push_from_edge(void *ctx, int32_t e) {
             push_ahead_of_moving(c, e, ob);
         return;
     }
-    float t = v2_dot(v2_sub(c->p, a), ab) / v2_abs_sq(ab);
-    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-    const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+    const rvo_vec2 q = v2_nearest_on_segment(c->p, a, ab);
     const rvo_vec2 d = v2_sub(c->p, q);
     const float dist_sq = v2_abs_sq(d);
     if (dist_sq >= sqrf(c->radius))
@@ -968,9 +964,7 @@ static rvo_vec2 free_side(const rvo_world *w, const obstacle *ob, rvo_vec2 p, fl
         for (int32_t k = ob->first; k < ob->first + ob->count; ++k) {
             const obst_vertex *v = &w->verts[k];
             const rvo_vec2 a = v->point, ab = v2_sub(w->verts[v->next].point, a);
-            float t = v2_dot(v2_sub(p, a), ab) / v2_abs_sq(ab);
-            t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
-            const rvo_vec2 q = v2_add(a, v2_scale(t, ab));
+            const rvo_vec2 q = v2_nearest_on_segment(p, a, ab);
             const float d = v2_abs_sq(v2_sub(p, q));
             if (d < best) {
                 best = d;
