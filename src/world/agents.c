@@ -77,7 +77,7 @@ rvo_agent_id rvo_world_add_agent(rvo_world *w, float x, float y, const rvo_agent
     w->ids[i] = id;
     w->stall[i] = 0.0f; /* stall events */
     w->carried[i] = 0.0f;
-    w->aim[i] = RVO_AIM_NEW;
+    w->aim[i] = rvo__aim_new();
     w->knn_hint[i] = RVO_NO_HINT;
     w->detour[i] = 0;
     if (w->lock)

@@ -7,7 +7,7 @@
  * its last move, sideways to a direction taken earlier, and once that
  * reaches RVO_AIM_MIN_SHIFT radii measures D from the turn since then and
  * takes the direction again. The streak counts the measures in a row that
- * put the point near; 32 bits an agent hold it all (rvo__aim_pack). The
+ * put the point near; 32 bits an agent hold it all (aim_pack). The
  * give-way rules read it (solve/give_way.c): a group sent to slots too few
  * for it, pressing on for good, rests, while a jam of agents bound for far
  * goals still pushes through. */
@@ -20,7 +20,7 @@
  * no trigonometry, steps of at most 1e-3 rad. */
 #define AIM_QUARTER 2048u
 
-uint32_t rvo__aim_encode(rvo_vec2 v) {
+static uint32_t aim_encode(rvo_vec2 v) {
     float x = v.x, y = v.y;
     uint32_t q = 0;
     if (y < 0.0f) { /* half a turn */
@@ -38,7 +38,7 @@ uint32_t rvo__aim_encode(rvo_vec2 v) {
     return (q * AIM_QUARTER + (uint32_t)(f * (float)AIM_QUARTER + 0.5f)) & (4u * AIM_QUARTER - 1u);
 }
 
-rvo_vec2 rvo__aim_decode(uint32_t code) {
+static rvo_vec2 aim_decode(uint32_t code) {
     /* the quarter turn as a rotation (no branch: agents walk every way) */
     static const float cos_q[4] = {1.0f, 0.0f, -1.0f, 0.0f}, sin_q[4] = {0.0f, 1.0f, 0.0f, -1.0f};
     const uint32_t q = (code / AIM_QUARTER) & 3u;
@@ -48,12 +48,12 @@ rvo_vec2 rvo__aim_decode(uint32_t code) {
 }
 
 /* 32 bits: dir 13, shift 11 (two's complement), streak 3, dist 5. */
-uint32_t rvo__aim_pack(aim_state a) {
+static uint32_t aim_pack(aim_state a) {
     return (a.dir & 0x1fffu) | ((uint32_t)a.shift & 0x7ffu) << 13 | (a.streak & 7u) << 24 |
            (a.dist & 31u) << 27;
 }
 
-aim_state rvo__aim_unpack(uint32_t bits) {
+static aim_state aim_unpack(uint32_t bits) {
     aim_state a;
     a.dir = bits & 0x1fffu;
     const uint32_t s = bits >> 13 & 0x7ffu;
@@ -64,8 +64,13 @@ aim_state rvo__aim_unpack(uint32_t bits) {
     return a;
 }
 
+uint32_t rvo__aim_new(void) {
+    const aim_state a = {0, RVO_AIM_NO_DIR, 0, RVO_AIM_UNKNOWN, false};
+    return aim_pack(a);
+}
+
 aim_state rvo__aim_next(const rvo_world *w, int32_t i) {
-    aim_state a = rvo__aim_unpack(w->aim[i]);
+    aim_state a = aim_unpack(w->aim[i]);
     const rvo_vec2 p1 = w->pref[i];
     if (rvo__idle(p1, &w->prm[i])) { /* where it wants to be */
         a.streak = RVO_AIM_NEAR_STEPS;
@@ -82,7 +87,7 @@ aim_state rvo__aim_next(const rvo_world *w, int32_t i) {
         return a;
     }
     const double r = w->prm[i].radius;
-    const rvo_vec2 p0 = rvo__aim_decode(a.dir);
+    const rvo_vec2 p0 = aim_decode(a.dir);
     /* sideways to p0 (times |p0|): the move so far and the last step's */
     const double unit = r / RVO_AIM_SHIFT_UNITS;
     const double shift =
@@ -113,9 +118,9 @@ void rvo__aim_commit(rvo_world *w, int32_t begin, int32_t end) {
     for (int32_t i = begin; i < end; ++i) {
         aim_state a = rvo__aim_next(w, i);
         if (a.fresh) { /* (not idle: its preferred velocity is not zero) */
-            a.dir = rvo__aim_encode(w->pref[i]);
+            a.dir = aim_encode(w->pref[i]);
             a.shift = 0;
         }
-        w->aim[i] = rvo__aim_pack(a);
+        w->aim[i] = aim_pack(a);
     }
 }

@@ -50,9 +50,9 @@ static inline bool rvo__idle(rvo_vec2 pref, const agent_params *a) {
 }
 
 /* Where an agent's preferred velocity aims (world/aim.c): per agent (cap
- * entries, moves with the agent) 32 bits, aim_pack's layout; unpacked: */
+ * entries, moves with the agent) 32 bits, aim.c's aim_pack layout; unpacked: */
 typedef struct aim_state {
-    uint32_t dir;    /* the direction the sideways move is measured across (rvo__aim_encode) */
+    uint32_t dir;    /* the direction the sideways move is measured across (aim.c, aim_encode) */
     int32_t shift;   /* the sideways move since dir was taken, RVO_AIM_SHIFT_UNITS to the radius, or: */
     uint32_t streak; /* measures in a row that put the point it aims at near (at most RVO_AIM_STREAK_MAX) */
     uint32_t dist;   /* that point's distance at the last of them (RVO_AIM_DIST_STEPS to the near reach) */
@@ -332,14 +332,8 @@ bool rvo__obstacle_contains(const rvo_world *w, const obstacle *ob, rvo_vec2 p);
 /* obstacles.c: frees the obstacle store (not the edge grid over it). */
 void rvo__obstacles_free(rvo_world *w);
 
-/* aim.c: a direction as 13 bits, and back (a vector of length 0.71-1) */
-uint32_t rvo__aim_encode(rvo_vec2 v);
-rvo_vec2 rvo__aim_decode(uint32_t code);
-/* aim.c: w->aim's 32 bits, and back */
-uint32_t rvo__aim_pack(aim_state a);
-aim_state rvo__aim_unpack(uint32_t bits);
-/* The state of a new agent: no direction, no point measured. */
-#define RVO_AIM_NEW ((uint32_t)RVO_AIM_UNKNOWN << 27 | 0x400u << 13)
+/* aim.c: w->aim of a new agent: no direction, no point measured */
+uint32_t rvo__aim_new(void);
 /* aim.c: agent i's aim as the next integrate leaves it (but dir). While
  * it is held back (RVO_AIM_HELD), once it has moved RVO_AIM_MIN_SHIFT
  * radii sideways since dir, a measure: the streak grows when the turn of
