@@ -45,13 +45,9 @@ static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f, 0};
  * past it at full speed (arrival radius 0). */
 #define RALLY_OFFSET (-1.0f)
 
-/* 80 agents for 2 minutes (in the default setting: radius 0.5, max speed 2,
- * dt 0.1, neighbour distance 5, time horizon 2). scene 0: from a ring of
- * 30 m to random slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8
- * slots 0.9 m apart; 2: two squads from either side to random slots of two
- * patches side by side; 3: from 20-30 m all round to one rally point. Other
- * radii scale the scene and its 2 minutes with radius / 0.5. */
-static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mode, rally_setting st) {
+/* A world of setting st on `threads` threads (the rally's, and other
+ * scenes at its settings: test_rest's queue at a door). */
+static inline rvo_world *rally_world(rally_setting st, int threads) {
     rvo_world_def wd = rvo_world_def_default();
     wd.time_step = st.dt;
     wd.agent.radius = st.radius;
@@ -59,7 +55,17 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
     wd.agent.neighbor_dist = st.neighbor_dist;
     wd.agent.time_horizon = st.horizon;
     wd.threads = threads;
-    rvo_world *w = rvo_world_create(&wd, NULL);
+    return rvo_world_create(&wd, NULL);
+}
+
+/* 80 agents for 2 minutes (in the default setting: radius 0.5, max speed 2,
+ * dt 0.1, neighbour distance 5, time horizon 2). scene 0: from a ring of
+ * 30 m to random slots of a 4 m x 4 m patch; 1: a marching block to 10 x 8
+ * slots 0.9 m apart; 2: two squads from either side to random slots of two
+ * patches side by side; 3: from 20-30 m all round to one rally point. Other
+ * radii scale the scene and its 2 minutes with radius / 0.5. */
+static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mode, rally_setting st) {
+    rvo_world *w = rally_world(st, threads);
     rest r = {0, 0, 0, 0, 0, 0};
     if (!w)
         return r;

@@ -201,13 +201,7 @@ static void rally_rests_without_arrival_radius(void) {
  * (RVO_AIM_WALL_RADII); all 40 get through, as before it. */
 static void queue_at_a_door_gets_through(void) {
     enum { N = 40 };
-    rvo_world_def wd = rvo_world_def_default();
-    wd.time_step = 0.1f;
-    wd.agent.radius = 0.5f;
-    wd.agent.max_speed = 2.0f;
-    wd.agent.neighbor_dist = 5.0f;
-    wd.agent.time_horizon = 2.0f;
-    rvo_world *w = rvo_world_create(&wd, NULL);
+    rvo_world *w = rally_world(rally_default, 1); /* (dt 0.1, radius 0.5, max speed 2, horizon 2) */
     const float top[] = {-5, 0.6f, 5, 0.6f, 5, 2.6f, -5, 2.6f};
     const float bottom[] = {-5, -2.6f, 5, -2.6f, 5, -0.6f, -5, -0.6f};
     CHECK(rvo_world_add_obstacle(w, top, 4, true) != 0);
