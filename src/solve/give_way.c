@@ -262,6 +262,14 @@ static int32_t flags4(rvo_world *w, float weight, float t, float t_long, int32_t
 }
 #endif
 
+bool rvo__settling_nearest(const rvo_world *w, int32_t i, const neighbor *nb) {
+    if (!w->strict_overlap || w->rvo2_compat)
+        return false;
+    const agent_params *a = &w->prm[i], *b = &w->prm[nb[0].index];
+    const float slow = RVO_SETTLED_SPEED * b->max_speed, touch = RVO_CONTACT_MARGIN * (a->radius + b->radius);
+    return v2_abs_sq(w->pref[nb[0].index]) <= slow * slow && nb[0].dist_sq < touch * touch;
+}
+
 /* Flags the agents a pair with which may split other than 50/50
  * (rvo__share, rvo__gives_way): locked, a weight other than agent 0's, a
  * group or mask that can make a pair one-sided, and with strict overlap

@@ -493,7 +493,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     const rvo_vec2 position = w->pos[ai], own_velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
-    const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai, nb, nn));
     const bool rests_still = rvo__rests_still(w, ai);
     const float oncoming = rvo__oncoming_horizon(w, ai); /* (0: none) */
     const float inv_oncoming = oncoming > 0.0f ? 1.0f / rvo__min_time(oncoming) : inv_own;
@@ -871,6 +871,7 @@ static RVO_NOINLINE __m128 oncoming_inv_th4(const lines4_ctx *c, const int32_t *
  * each of the two copies, agent_lines4_keep and agent_lines4_plain) */
 LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, const neighbor *nb, int32_t nn,
                                    orca_line *lines, const bool keep_right) {
+    const float horizon = rvo__lines_horizon(w, ai, nb, nn); /* (first: it may call out of line) */
     const rvo_vec2 position = w->pos[ai], velocity = w->vel[ai];
     lines4_ctx c;
     c.w = w;
@@ -883,7 +884,7 @@ LINES4_INLINE int32_t agent_lines4(const rvo_world *w, int32_t ai, float dt, con
     c.rad = _mm_set1_ps(w->prm[ai].radius);
     c.one_radius = w->grid.valid && w->grid.min_radius == w->grid.max_radius && !rvo__no_shortcuts;
     c.cr_all = _mm_set1_ps(w->prm[ai].radius + w->grid.max_radius);
-    c.inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai));
+    c.inv_own = 1.0f / rvo__min_time(horizon);
     c.inv_th = _mm_set1_ps(c.inv_own);
     const float oncoming = keep_right ? rvo__oncoming_horizon(w, ai) : 0.0f; /* (keep_right: strict) */
     c.oncoming = oncoming > 0.0f;
