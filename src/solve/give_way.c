@@ -262,12 +262,56 @@ static int32_t flags4(rvo_world *w, float weight, float t, float t_long, int32_t
 }
 #endif
 
-bool rvo__settling_nearest(const rvo_world *w, int32_t i, const neighbor *nb) {
-    if (!w->strict_overlap || w->rvo2_compat)
+/* Settling (rvo__lines_horizon): agent i wants at most RVO_SETTLED_SPEED
+ * of its max speed, and so does the nearest agent it avoids, which it
+ * touches. */
+static bool settling(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
+    if (nn < 1 || !w->strict_overlap || w->rvo2_compat)
         return false;
     const agent_params *a = &w->prm[i], *b = &w->prm[nb[0].index];
-    const float slow = RVO_SETTLED_SPEED * b->max_speed, touch = RVO_CONTACT_MARGIN * (a->radius + b->radius);
-    return v2_abs_sq(w->pref[nb[0].index]) <= slow * slow && nb[0].dist_sq < touch * touch;
+    const float slow_a = RVO_SETTLED_SPEED * a->max_speed, slow_b = RVO_SETTLED_SPEED * b->max_speed;
+    const float touch = RVO_CONTACT_MARGIN * (a->radius + b->radius);
+    return v2_abs_sq(w->pref[i]) <= slow_a * slow_a && v2_abs_sq(w->pref[nb[0].index]) <= slow_b * slow_b &&
+           nb[0].dist_sq < touch * touch;
+}
+
+/* Is stalled agent i near where it aims (world/aim.c: a streak of
+ * RVO_AIM_NEAR_STEPS measures), touching one or more of its neighbours,
+ * each walking (not idle: a crowd with an arrival radius rests as it is)
+ * and near where it aims too? */
+static bool near_aim_in_crowd(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
+    if (rvo__aim_next(w, i).streak < RVO_AIM_NEAR_STEPS)
+        return false;
+    const agent_params *a = &w->prm[i];
+    int32_t touching = 0;
+    for (int32_t k = 0; k < nn; ++k) {
+        const int32_t j = nb[k].index;
+        const float touch = RVO_CONTACT_MARGIN * (a->radius + w->prm[j].radius);
+        if (!(nb[k].dist_sq < touch * touch))
+            continue;
+        if (rvo__idle(w->pref[j], &w->prm[j]) || rvo__aim_next(w, j).streak < RVO_AIM_NEAR_STEPS)
+            return false;
+        ++touching;
+    }
+    return touching > 0;
+}
+
+float rvo__capped_horizon(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
+    const unsigned u = w->n_uneven > 0 ? w->uneven[i] : 0u;
+    const agent_params *a = &w->prm[i];
+    float th = a->time_horizon;
+    if (th > RVO_IDLE_HORIZON && ((u & RVO_UNEVEN_IDLE) || settling(w, i, nb, nn)))
+        th = RVO_IDLE_HORIZON;
+    if (u & RVO_UNEVEN_STALLED) {
+        /* (not for a max speed of 0: it never walks those widths) */
+        const float walk = RVO_STALLED_HORIZON_WIDTHS * 2.0f * a->radius / a->max_speed;
+        if (walk > 0.0f && walk < th) {
+            th = walk;
+            if (th > RVO_IDLE_HORIZON && near_aim_in_crowd(w, i, nb, nn))
+                th = RVO_IDLE_HORIZON;
+        }
+    }
+    return th;
 }
 
 /* Flags the agents a pair with which may split other than 50/50

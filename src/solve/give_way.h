@@ -327,13 +327,21 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
  *     a second, and the whole crowd sloshed to and fro for good. A cap of
  *     2-5 s cost the dense crossing 3-14%; one in body widths leaves
  *     RVO2's own settings alone (its circle: 10.5 s against 10);
- *   - at most RVO_IDLE_HORIZON while it settles (rvo__settling): it wants
+ *   - at most RVO_IDLE_HORIZON while it settles (settling, give_way.c): it wants
  *     at most RVO_SETTLED_SPEED of its max speed, and so does the nearest
  *     agent it avoids, which it touches. A crowd slowing down to its slots
  *     (the README's recipe: the offset to the slot) closes a gap at about
  *     the gap over the horizon a second; at 5-10 s it stayed loose, too
  *     few of its agents touched four others to settle, and it more often
- *     churned for good (docs/quality.md, stop 47).
+ *     churned for good (docs/quality.md, stop 47);
+ *   - once the stalled cap bites, at most RVO_IDLE_HORIZON while it is
+ *     stalled near where it aims among agents near where they aim too
+ *     (near_aim_in_crowd, give_way.c): a group sent to slots too few for it.
+ *     Looking 7 widths ahead, such a crowd also stayed loose and churned
+ *     (two squads side by side without an arrival radius: 7 and 9 of 10
+ *     draws at 5 and 10 s). Where the horizon walks fewer widths (RVO2's
+ *     settings) it stays off: the random crossing's jams near their goals
+ *     lost 1.5% of their arrivals to it.
  * A group sent to a point too small for it churned for good at horizons
  * of 5-10 s without them (docs/quality.md, stops 37 and 38). nb, nn: agent
  * i's neighbours, nearest first. */
@@ -343,29 +351,18 @@ static inline float rvo__hold_ground(const rvo_world *w, int32_t i, const neighb
 #ifndef RVO_STALLED_HORIZON_WIDTHS /* -D to tune */
 #define RVO_STALLED_HORIZON_WIDTHS 7.0f
 #endif
-/* rvo__settling's test of the nearest neighbour nb[0] (give_way.c, out of
- * line: most agents walk faster than that and never get there). */
-bool rvo__settling_nearest(const rvo_world *w, int32_t i, const neighbor *nb);
-static inline bool rvo__settling(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
-    const float slow = RVO_SETTLED_SPEED * w->prm[i].max_speed;
-    if (!(v2_abs_sq(w->pref[i]) <= slow * slow) || nn < 1)
-        return false;
-    return rvo__settling_nearest(w, i, nb);
-}
+/* rvo__lines_horizon's caps (give_way.c, out of line: most agents walk at
+ * more than half their max speed, neither idle nor stalled, and take
+ * their time_horizon as it is). */
+float rvo__capped_horizon(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn);
 static inline float rvo__lines_horizon(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
     /* (the idle and stalled flags: strict overlap only, rvo__update_shares) */
     const unsigned u = w->n_uneven > 0 ? w->uneven[i] : 0u;
     const agent_params *a = &w->prm[i];
-    float th = a->time_horizon;
-    if (th > RVO_IDLE_HORIZON && ((u & RVO_UNEVEN_IDLE) || rvo__settling(w, i, nb, nn)))
-        th = RVO_IDLE_HORIZON;
-    if (u & RVO_UNEVEN_STALLED) {
-        /* (not for a max speed of 0: it never walks those widths) */
-        const float walk = RVO_STALLED_HORIZON_WIDTHS * 2.0f * a->radius / a->max_speed;
-        if (walk > 0.0f && walk < th)
-            th = walk;
-    }
-    return th;
+    const float slow = RVO_SETTLED_SPEED * a->max_speed;
+    if (!(u & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)) && !(v2_abs_sq(w->pref[i]) <= slow * slow))
+        return a->time_horizon;
+    return rvo__capped_horizon(w, i, nb, nn);
 }
 
 /* The oncoming horizon (strict overlap): agent i's lines against an
