@@ -169,10 +169,11 @@ static void rally_rests_steered_by_offset(void) {
  * squads over ten draws at each horizon (7 and 9 of 10 churned), the last
  * draw at 10 s also on two threads and saved and loaded at 60 s. Agents
  * slowing down to their slots among others as slow now look at most 2 s
- * ahead (rvo__settling), and so do stalled agents near where they aim
- * among others near where they aim (rvo__near_aim_in_crowd). The block sent
- * to slots too tight for it still churns in most draws at these horizons
- * (docs/quality.md, stop 47; docs/reference.md, Known limits). */
+ * ahead (give_way.c, settling), and so do stalled agents near where they aim
+ * among others near where they aim (near_aim_in_crowd). The block sent
+ * to slots too tight for it still churns without a radius, and in 19 of 72
+ * draws steered by the offset (docs/quality.md, stop 47; docs/reference.md,
+ * Known limits). */
 static void rally_rests_at_long_horizons(void) {
     static const float horizons[] = {5.0f, 10.0f};
     static const int offset_scenes[] = {0, 2, 3};
