@@ -268,11 +268,11 @@ static int32_t flags4(rvo_world *w, float weight, float t, float t_long, int32_t
 static bool settling(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
     if (nn < 1 || !w->strict_overlap || w->rvo2_compat)
         return false;
-    const agent_params *a = &w->prm[i], *b = &w->prm[nb[0].index];
-    const float slow_a = RVO_SETTLED_SPEED * a->max_speed, slow_b = RVO_SETTLED_SPEED * b->max_speed;
-    const float touch = RVO_CONTACT_MARGIN * (a->radius + b->radius);
-    return v2_abs_sq(w->pref[i]) <= slow_a * slow_a && v2_abs_sq(w->pref[nb[0].index]) <= slow_b * slow_b &&
-           nb[0].dist_sq < touch * touch;
+    const int32_t j = nb[0].index;
+    const float slow_i = RVO_SETTLED_SPEED * w->prm[i].max_speed,
+                slow_j = RVO_SETTLED_SPEED * w->prm[j].max_speed;
+    return v2_abs_sq(w->pref[i]) <= slow_i * slow_i && v2_abs_sq(w->pref[j]) <= slow_j * slow_j &&
+           rvo__in_contact(w, i, j, nb[0].dist_sq);
 }
 
 /* Is stalled agent i near where it aims (world/aim.c: a streak of
@@ -280,16 +280,14 @@ static bool settling(const rvo_world *w, int32_t i, const neighbor *nb, int32_t 
  * each walking (not idle: a crowd with an arrival radius rests as it is)
  * and near where it aims too? */
 static bool near_aim_in_crowd(const rvo_world *w, int32_t i, const neighbor *nb, int32_t nn) {
-    if (rvo__aim_next(w, i).streak < RVO_AIM_NEAR_STEPS)
+    if (!aims_near(w, i))
         return false;
-    const agent_params *a = &w->prm[i];
     int32_t touching = 0;
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t j = nb[k].index;
-        const float touch = RVO_CONTACT_MARGIN * (a->radius + w->prm[j].radius);
-        if (!(nb[k].dist_sq < touch * touch))
+        if (!rvo__in_contact(w, i, j, nb[k].dist_sq))
             continue;
-        if (rvo__idle(w->pref[j], &w->prm[j]) || rvo__aim_next(w, j).streak < RVO_AIM_NEAR_STEPS)
+        if (rvo__idle(w->pref[j], &w->prm[j]) || !aims_near(w, j))
             return false;
         ++touching;
     }

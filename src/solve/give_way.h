@@ -110,6 +110,12 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 #ifndef RVO_CONTACT_MARGIN /* -D to tune */
 #define RVO_CONTACT_MARGIN 1.1f
 #endif
+/* Do agents i and j, dist_sq apart, touch: nearer than RVO_CONTACT_MARGIN
+ * times their radius sum? */
+static inline bool rvo__in_contact(const rvo_world *w, int32_t i, int32_t j, float dist_sq) {
+    const float touch = RVO_CONTACT_MARGIN * (w->prm[i].radius + w->prm[j].radius);
+    return dist_sq < touch * touch;
+}
 
 /* Settled (strict overlap): a stalled agent, not idle, that wants to walk
  * at most RVO_SETTLED_SPEED of its max speed and touches
@@ -435,8 +441,7 @@ static inline bool rvo__rests_still(const rvo_world *w, int32_t i) {
 /* For agent i, which rests still (rvo__rests_still): does it touch agent j
  * (dist_sq apart), which rests still too? */
 static inline bool rvo__anchored(const rvo_world *w, int32_t i, int32_t j, float dist_sq) {
-    const float touch = RVO_CONTACT_MARGIN * (w->prm[i].radius + w->prm[j].radius);
-    return dist_sq < touch * touch && rvo__rests_still(w, j);
+    return rvo__in_contact(w, i, j, dist_sq) && rvo__rests_still(w, j);
 }
 
 /* Agent ai's share of the pair's ORCA correction (RVO2: 0.5); strict

@@ -997,8 +997,7 @@ static RVO_NOINLINE rvo_vec2 push_on(const rvo_world *w, int32_t i, const neighb
     for (int32_t k = 0; k < nn; ++k) {
         const int32_t b = nb[k].index;
         const agent_params *o = &w->prm[b];
-        const float touch = RVO_CONTACT_MARGIN * (me->radius + o->radius);
-        if (!(nb[k].dist_sq < touch * touch) || !(nb[k].dist_sq > 0.0f) || rvo__share(me, o) != 1.0f)
+        if (!rvo__in_contact(w, i, b, nb[k].dist_sq) || !(nb[k].dist_sq > 0.0f) || rvo__share(me, o) != 1.0f)
             continue;
         const rvo_vec2 n = v2_scale(1.0f / sqrtf(nb[k].dist_sq), v2_sub(w->pos[i], w->pos[b]));
         const float closing = v2_dot(w->vel[b], n);
