@@ -32,12 +32,18 @@ typedef struct rest {
 /* The world's settings: time step [s], radius [m], max speed [m/s],
  * neighbour distance [m], time horizon [s]; reload_at: before that step the
  * world is saved and goes on as the copy loaded from its snapshot (0:
- * never). */
+ * never); jitter: the block's starts (scene 1) move by up to this much
+ * [m, at radius 0.5] each way, drawn from the seed. The other scenes draw
+ * their slots or starts from the seed; without jitter the block is one
+ * scene whatever the seed. */
 typedef struct rally_setting {
     float dt, radius, max_speed, neighbor_dist, horizon;
     int reload_at;
+    float jitter;
 } rally_setting;
-static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f, 0};
+static const rally_setting rally_default = {0.1f, 0.5f, 2.0f, 5.0f, 2.0f, 0, 0.0f};
+/* The block's jitter in the rally tool (tests/bench/rally.c): 5 cm. */
+#define RALLY_BLOCK_JITTER 0.05f
 
 /* arrive: the arrival radius [m], or RALLY_OFFSET: none, and the offset to
  * the slot as the preferred velocity (clamped to max speed), as in the
@@ -86,6 +92,10 @@ static rest rally_in(int scene, float arrive, int threads, unsigned seed, int mo
             goal[2 * i] = -2 + 4 * rally_frand(&seed), goal[2 * i + 1] = -2 + 4 * rally_frand(&seed);
         } else if (scene == 1) {
             x = -30 + (float)(i % 8) * 1.2f, y = -6 + (float)(i / 8) * 1.2f;
+            if (st.jitter > 0.0f) {
+                x += 2.0f * st.jitter * (rally_frand(&seed) - 0.5f);
+                y += 2.0f * st.jitter * (rally_frand(&seed) - 0.5f);
+            }
             goal[2 * i] = 10 + (float)(i % 10) * 0.9f, goal[2 * i + 1] = -4 + (float)(i / 10) * 0.9f;
         } else if (scene == 3) {
             const float a = (float)i * 2.399963f, rr = 20 + 10 * rally_frand(&seed);

@@ -298,7 +298,7 @@ static void queue_at_a_door_gets_through(void) {
 static void fast_crowd_stays_apart(void) {
     for (int scene = 0; scene < RALLY_SCENES; ++scene)
         for (int k = 0; k < 2; ++k) {
-            const rally_setting st = {0.25f, 0.5f, 4.0f, 5.0f, k == 0 ? 1.0f : 10.0f, 0};
+            const rally_setting st = {0.25f, 0.5f, 4.0f, 5.0f, k == 0 ? 1.0f : 10.0f, 0, 0.0f};
             const rest r = rally_in(scene, 3.0f, 1, 12345u, RALLY_DEFAULT, st);
             printf("rally %s at dt 0.25, max speed 4, horizon %g s: worst overlap %.2f%%\n",
                    rally_names[scene], st.horizon, 100 * r.overlap);
