@@ -575,6 +575,20 @@ void rvo__edge_grid_free(rvo_world *w) {
     memset(g, 0, sizeof *g);
 }
 
+void rvo__edge_grid_visit_cells(const rvo_world *w, float x0, float y0, float x1, float y1,
+                                edge_visit_fn *visit, void *ctx) {
+    const edge_grid *g = &w->egrid;
+    if (w->nverts == 0)
+        return;
+    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx),
+                  cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
+    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny),
+                  cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
+    for (int32_t cy = cy0; cy <= cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + cx0]; t < g->start[cy * g->nx + cx1 + 1]; ++t)
+            visit(ctx, g->items[t]); /* (a row's cells are one span of items) */
+}
+
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx) {
     const edge_grid *g = &w->egrid;

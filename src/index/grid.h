@@ -85,5 +85,9 @@ void rvo__edge_grid_free(rvo_world *w);
 typedef void edge_visit_fn(void *ctx, int32_t edge);
 void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, float x1, float y1,
                           edge_visit_fn *visit, void *ctx);
+/* The same, but an edge filed in several of those cells is visited once per
+ * cell: no scratch, so any thread may ask (a test for any edge near). */
+void rvo__edge_grid_visit_cells(const rvo_world *w, float x0, float y0, float x1, float y1,
+                                edge_visit_fn *visit, void *ctx);
 
 #endif

@@ -97,21 +97,21 @@ static void visit_wall(void *ctx, int32_t e) {
     q->near = v2_abs_sq(v2_sub(q->p, v2_nearest_on_segment(q->p, a, ab))) < q->reach_sq;
 }
 
-/* Is an obstacle edge on agent i's floor within reach [m] of it? */
+/* Is an obstacle edge on agent i's floor within reach [m] of it? (Any
+ * thread: the solve's rvo__gathered asks it.) */
 static bool wall_near(const rvo_world *w, int32_t i, float reach) {
     if (w->nverts == 0)
         return false;
     const agent_params *a = &w->prm[i];
     const rvo_vec2 p = w->pos[i];
     wall_query q = {w, p, a->z, a->height, reach * reach, false};
-    rvo__edge_grid_visit(w, &w->scratch[0], p.x - reach, p.y - reach, p.x + reach, p.y + reach, visit_wall,
-                         &q);
+    rvo__edge_grid_visit_cells(w, p.x - reach, p.y - reach, p.x + reach, p.y + reach, visit_wall, &q);
     return q.near;
 }
 
-/* Is there no room for agent i at the point it aims at, as its last
- * measure put it (a): a body other than i there (spot_taken)? Unknown: no. */
-static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
+/* The point agent i aims at, as its measure a puts it (world/aim.c): false
+ * when unknown (no point measured near, or no preferred velocity). */
+static bool aim_point(const rvo_world *w, int32_t i, aim_state a, rvo_vec2 *point) {
     if (a.dist > RVO_AIM_DIST_STEPS)
         return false;
     const rvo_vec2 pref = w->pref[i];
@@ -119,20 +119,29 @@ static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
     if (!(len > 0.0f))
         return false;
     const float d = (float)a.dist * (float)(RVO_AIM_NEAR_RADII / RVO_AIM_DIST_STEPS) * w->prm[i].radius / len;
-    return spot_taken(w, i, i, v2_add(w->pos[i], v2_scale(d, pref)));
+    *point = v2_add(w->pos[i], v2_scale(d, pref));
+    return true;
 }
 
-/* Has stalled agent i, touching `all` agents, come as near where it aims
- * as a crowd lets it: near that point itself (aims_near), every agent it
- * touches near where it aims too, at least RVO_SETTLED_CONTACTS of them,
- * and another body where it aims (aim_taken)? A group sent to slots too few
- * for it (a destination too small) is such a crowd; a jam of agents bound
- * for far goals, or a crowd with a free slot behind it, is not. Nor is a
- * crowd within RVO_AIM_WALL_RADII radii of an obstacle: a queue at a door,
- * every unit steered at the same waypoint in it, looks the same, and
- * resting froze it (docs/quality.md, stop 46). */
-static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
-    if (all < RVO_SETTLED_CONTACTS || rvo__idle(w->pref[i], &w->prm[i]))
+/* Is there no room for agent i at the point it aims at, as its last
+ * measure put it (a): a body other than i there (spot_taken)? Unknown: no. */
+static bool aim_taken(const rvo_world *w, int32_t i, aim_state a) {
+    rvo_vec2 point;
+    return aim_point(w, i, a, &point) && spot_taken(w, i, i, point);
+}
+
+bool rvo__aims_apart(const rvo_world *w, int32_t i, int32_t j) {
+    rvo_vec2 a, b;
+    if (!aim_point(w, i, rvo__aim_next(w, i), &a) || !aim_point(w, j, rvo__aim_next(w, j), &b))
+        return false;
+    const float apart = RVO_AIMS_APART * (w->prm[i].radius + w->prm[j].radius);
+    return v2_abs_sq(v2_sub(a, b)) > apart * apart;
+}
+
+/* rvo__gathered, idle contacts counting as near where they aim when
+ * idle_near. */
+static bool gathered(const rvo_world *w, int32_t i, bool idle_near) {
+    if (rvo__idle(w->pref[i], &w->prm[i]))
         return false;
     const aim_state a = rvo__aim_next(w, i);
     if (a.streak < RVO_AIM_NEAR_STEPS || wall_near(w, i, RVO_AIM_WALL_RADII * w->prm[i].radius))
@@ -141,13 +150,26 @@ static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
     const rvo_vec2 p = w->pos[i];
     const grid_cells b =
         rvo__grid_cells(g, p.x, p.y, RVO_CONTACT_MARGIN * (w->prm[i].radius + g->max_radius));
+    int32_t touching = 0;
     for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
         for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t) {
             const int32_t k = g->items[t];
-            if (touches(w, i, k) && !aims_near(w, k))
+            if (!touches(w, i, k))
+                continue;
+            if (idle_near ? !aims_near(w, k) : rvo__idle(w->pref[k], &w->prm[k]) || !aims_near(w, k))
                 return false;
+            ++touching;
         }
-    return aim_taken(w, i, a);
+    return touching >= RVO_GATHERED_CONTACTS && aim_taken(w, i, a);
+}
+
+bool rvo__gathered(const rvo_world *w, int32_t i) { return gathered(w, i, false); }
+
+/* Has stalled agent i, touching `all` agents, come as near where it aims
+ * as a crowd lets it: gathered (rvo__gathered, idle contacts near where
+ * they aim too) among at least RVO_SETTLED_CONTACTS agents? */
+static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
+    return all >= RVO_SETTLED_CONTACTS && gathered(w, i, true);
 }
 
 /* Does stalled agent i press into an agent at rest, one it touches within

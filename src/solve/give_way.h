@@ -135,11 +135,30 @@ static inline bool rvo__in_contact(const rvo_world *w, int32_t i, int32_t j, flo
 #ifndef RVO_SETTLED_CONTACTS /* -D to tune */
 #define RVO_SETTLED_CONTACTS 4
 #endif
-/* A crowd near where it aims (give_way.c, crowd_near) counts only this many
- * radii or more from any obstacle. */
+/* Gathered (give_way.c): agent i, not idle, is near where it aims (a
+ * streak of RVO_AIM_NEAR_STEPS measures, world/aim.c), another body stands
+ * where it aims, it touches RVO_GATHERED_CONTACTS agents or more, every
+ * one of them walking (not idle: a crowd with an arrival radius rests as
+ * it is) and near where it aims too, and no obstacle is within
+ * RVO_AIM_WALL_RADII radii of it. A group sent to slots too few
+ * for it gathers so; a jam of agents bound for far goals, a crowd with a
+ * free slot behind it, or a queue at a door (every unit steered at the
+ * same waypoint in it: resting froze it, docs/quality.md, stop 46) does
+ * not. */
+#ifndef RVO_GATHERED_CONTACTS /* -D to tune */
+#define RVO_GATHERED_CONTACTS 2
+#endif
 #ifndef RVO_AIM_WALL_RADII /* -D to tune */
 #define RVO_AIM_WALL_RADII 8.0f
 #endif
+bool rvo__gathered(const rvo_world *w, int32_t i);
+/* Do agents i and j aim at points (world/aim.c, both measured) more than
+ * RVO_AIMS_APART of their radius sum apart: slots of their own, not one
+ * rally point? */
+#ifndef RVO_AIMS_APART /* -D to tune */
+#define RVO_AIMS_APART 0.25f
+#endif
+bool rvo__aims_apart(const rvo_world *w, int32_t i, int32_t j);
 /* Agent i's settled test but for its contacts (u: its flags), on its
  * preferred velocity times scale (1, or its tired share in a crowd near
  * where it aims: give_way.c, crowd_near). */
@@ -226,6 +245,8 @@ static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j, bool
         return 0;
     }
     if (stalled_a) {
+        if (rvo__aims_apart(w, i, j) && rvo__gathered(w, i) && rvo__gathered(w, j))
+            return 0;
         if (a->weight != b->weight)
             return a->weight > b->weight ? 1 : -1;
         const rvo_agent_id lo = w->ids[i] < w->ids[j] ? w->ids[i] : w->ids[j];
@@ -258,7 +279,15 @@ static inline bool rvo__hemmed(const rvo_world *w, int32_t y, bool idle_rule) {
  *     weight gives way, at equal weights a bit of a hash of the two ids
  *     decides; an agent stalled for RVO_LONG_STALL times the threshold gets
  *     way from one that wants the opposite way and is not stalled (of no
- *     greater weight);
+ *     greater weight); but of two stalled ones that have both gathered
+ *     where they aim (rvo__gathered) and aim at points apart (their
+ *     slots: rvo__aims_apart), neither. In a group sent to slots too few
+ *     for it, the one given way walked into its slot by shoving the
+ *     other, which walked back in, and the crowd churned for good (a
+ *     block sent without an arrival radius to slots 0.9 m apart, bodies 1
+ *     m wide, its starts moved by up to 5 cm: 16 of 16 draws). A crowd
+ *     pressing to one rally point still takes turns: without them it
+ *     turned round the point for good (docs/quality.md, stop 48);
  *   - but a hemmed-in agent gives way to nobody: an idle one
  *     that touches another idle one or two agents, a jam's loser that
  *     touches three. Giving way there only shoved the crowd around it, so
