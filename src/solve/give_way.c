@@ -163,7 +163,11 @@ static bool gathered(const rvo_world *w, int32_t i, bool idle_near) {
     return touching >= RVO_GATHERED_CONTACTS && aim_taken(w, i, a);
 }
 
-bool rvo__gathered(const rvo_world *w, int32_t i) { return gathered(w, i, false); }
+bool rvo__gathered(const rvo_world *w, int32_t i) {
+    if (w->shares_aim) /* the solve: set with the flags, from the same positions */
+        return (w->uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_GATHERED)) == RVO_UNEVEN_GATHERED;
+    return gathered(w, i, false);
+}
 
 /* Has stalled agent i, touching `all` agents, come as near where it aims
  * as a crowd lets it: gathered (rvo__gathered, idle contacts near where
@@ -346,6 +350,7 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
     const int32_t n = w->count;
     if (!rvo__grow(w, (void **)&w->uneven, &w->uneven_cap, n, sizeof *w->uneven))
         return false;
+    w->shares_aim = aims;
     const bool gives = w->strict_overlap && !w->rvo2_compat;
     const float weight = n > 0 ? w->prm[0].weight : 0.0f;
     const float t = w->stall_min_time, t_long = RVO_LONG_STALL * t;
@@ -394,8 +399,11 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         --yielders;
         int32_t all, idle, against;
         count_contacts(w, i, &all, &idle, &against);
-        uneven[i] |=
-            (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE | (all >= 3) * RVO_UNEVEN_HEMMED);
+        if (uneven[i] & RVO_UNEVEN_IDLE)
+            uneven[i] |= (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE);
+        else if (aims && all >= RVO_GATHERED_CONTACTS && gathered(w, i, false))
+            uneven[i] |= RVO_UNEVEN_GATHERED; /* (rvo__gathered in the solve, once per agent) */
+        uneven[i] |= (uint8_t)((all >= 3) * RVO_UNEVEN_HEMMED);
         /* tired: stalled for long, held back (it walked less than half its
          * tired aim: once free it walks at full speed again, even where
          * that aim is below the stall threshold's progress), touching two

@@ -58,8 +58,13 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
 /* Strict overlap, idle or stalled agents only: no room to give way in
  * Touching means nearer than RVO_CONTACT_MARGIN times the
  * radius sum, an agent it avoids, on its floor. */
-#define RVO_UNEVEN_HEMMED_IDLE 16u /* touches an idle agent, or two agents */
+#define RVO_UNEVEN_HEMMED_IDLE 16u /* an idle agent: touches an idle agent, or two agents */
 #define RVO_UNEVEN_HEMMED 32u      /* touches three agents or more */
+/* The same bit on a stalled agent, never idle, in the solve's flags: it has
+ * gathered where it aims (rvo__gathered). The hemmed test of idle agents is
+ * read on idle agents only, so one byte holds both: the test, made once
+ * per agent instead of for every pair of its lines, costs no memory. */
+#define RVO_UNEVEN_GATHERED RVO_UNEVEN_HEMMED_IDLE
 /* Strict overlap, stalled agents only: it presses into a crowd at rest (an
  * idle agent hemmed in, or one that rests already) that it touches within
  * acos(RVO_REST_AHEAD_COS) of its preferred velocity, so it rests too: the

@@ -247,6 +247,7 @@ struct rvo_world {
     uint8_t *uneven;
     int32_t uneven_cap, n_uneven;
     int32_t n_params; /* agents flagged RVO_UNEVEN_PARAMS (rvo__update_shares) */
+    bool shares_aim;  /* the flags were set with aims: the solve's (rvo__update_shares; a cache) */
     bool ever_solved;
 
     /* solver (rvo_world_set_solver); zero-initialised = ORCA */
