@@ -98,7 +98,8 @@ static void visit_wall(void *ctx, int32_t e) {
 }
 
 /* Is an obstacle edge on agent i's floor within reach [m] of it? (Any
- * thread: the solve's rvo__gathered asks it.) */
+ * thread: rvo__gathered asks it, through rvo__gives_way, from the overlap
+ * passes' workers.) */
 static bool wall_near(const rvo_world *w, int32_t i, float reach) {
     if (w->nverts == 0)
         return false;
