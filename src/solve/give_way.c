@@ -26,6 +26,11 @@ static bool aims_near(const rvo_world *w, int32_t k) {
     return rvo__idle(w->pref[k], &w->prm[k]) || rvo__aim_next(w, k).streak >= RVO_AIM_NEAR_STEPS;
 }
 
+/* Does agent k walk (not idle) and has it come near where it aims? */
+static bool walks_near_aim(const rvo_world *w, int32_t k) {
+    return !rvo__idle(w->pref[k], &w->prm[k]) && aims_near(w, k);
+}
+
 /* The agents that agent i touches: all of them in *all, the idle ones
  * among them in *idle, those that want to go against i's way (preferred
  * velocities more than 90 degrees apart) in *against. Searches the agent
@@ -157,7 +162,7 @@ static bool gathered(const rvo_world *w, int32_t i, bool idle_near) {
             const int32_t k = g->items[t];
             if (!touches(w, i, k))
                 continue;
-            if (idle_near ? !aims_near(w, k) : rvo__idle(w->pref[k], &w->prm[k]) || !aims_near(w, k))
+            if (!(idle_near ? aims_near(w, k) : walks_near_aim(w, k)))
                 return false;
             ++touching;
         }
@@ -168,13 +173,6 @@ bool rvo__gathered(const rvo_world *w, int32_t i) {
     if (w->shares_aim) /* the solve: set with the flags, from the same positions */
         return (w->uneven[i] & (RVO_UNEVEN_IDLE | RVO_UNEVEN_GATHERED)) == RVO_UNEVEN_GATHERED;
     return gathered(w, i, false);
-}
-
-/* Has stalled agent i, touching `all` agents, come as near where it aims
- * as a crowd lets it: gathered (rvo__gathered, idle contacts near where
- * they aim too) among at least RVO_SETTLED_CONTACTS agents? */
-static bool crowd_near(const rvo_world *w, int32_t i, int32_t all) {
-    return all >= RVO_SETTLED_CONTACTS && gathered(w, i, true);
 }
 
 /* Does stalled agent i press into an agent at rest, one it touches within
@@ -314,7 +312,7 @@ static bool near_aim_in_crowd(const rvo_world *w, int32_t i, const neighbor *nb,
         const int32_t j = nb[k].index;
         if (!rvo__in_contact(w, i, j, nb[k].dist_sq))
             continue;
-        if (rvo__idle(w->pref[j], &w->prm[j]) || !aims_near(w, j))
+        if (!walks_near_aim(w, j))
             return false;
         ++touching;
     }
@@ -400,10 +398,20 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         --yielders;
         int32_t all, idle, against;
         count_contacts(w, i, &all, &idle, &against);
+        const bool long_stall = aims && (uneven[i] & RVO_UNEVEN_LONG);
+        /* gathered, idle contacts counting as near where they aim: tested
+         * once for its two uses, and only where one of them can follow.
+         * Without idle contacts it is rvo__gathered (RVO_UNEVEN_GATHERED,
+         * for the solve). Among RVO_SETTLED_CONTACTS or more, for a long
+         * stall, it is crowd_near: the agent has come as near where it
+         * aims as a crowd lets it. */
+        const bool may_gather =
+            (idle == 0 && all >= RVO_GATHERED_CONTACTS) || (long_stall && all >= RVO_SETTLED_CONTACTS);
+        const bool near_all = aims && !(uneven[i] & RVO_UNEVEN_IDLE) && may_gather && gathered(w, i, true);
         if (uneven[i] & RVO_UNEVEN_IDLE)
             uneven[i] |= (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE);
-        else if (aims && all >= RVO_GATHERED_CONTACTS && gathered(w, i, false))
-            uneven[i] |= RVO_UNEVEN_GATHERED; /* (rvo__gathered in the solve, once per agent) */
+        else if (near_all && idle == 0)
+            uneven[i] |= RVO_UNEVEN_GATHERED;
         uneven[i] |= (uint8_t)((all >= 3) * RVO_UNEVEN_HEMMED);
         /* tired: stalled for long, held back (it walked less than half its
          * tired aim: once free it walks at full speed again, even where
@@ -413,13 +421,12 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
          * near where they all aim (crowd_near), whatever their ways;
          * resting, which the passes below decide, wins in the solve. Such
          * a crowd's agents settle on their tired aim. */
-        const bool long_stall = aims && (uneven[i] & RVO_UNEVEN_LONG);
-        const bool near = long_stall && crowd_near(w, i, all);
-        if (long_stall && all >= 2 && (against == 0 || near) &&
+        const bool crowd_near = long_stall && all >= RVO_SETTLED_CONTACTS && near_all;
+        if (long_stall && all >= 2 && (against == 0 || crowd_near) &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
             uneven[i] |= RVO_UNEVEN_TIRED;
         if (aims && all >= RVO_SETTLED_CONTACTS &&
-            rvo__settles(w, i, uneven[i], near ? rvo__tired_scale(w, i) : 1.0f))
+            rvo__settles(w, i, uneven[i], crowd_near ? rvo__tired_scale(w, i) : 1.0f))
             uneven[i] |= RVO_UNEVEN_RESTS;
     }
     /* at rest against a resting crowd: from the idle agents hemmed in, and

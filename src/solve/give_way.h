@@ -87,8 +87,9 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * slowly for good; a jam of agents that want opposite ways still clears by
  * pushing (docs/quality.md). Also, whatever the ways of the agents it
  * touches, in a crowd that has come near where all of them aim (a group
- * sent to slots too few for it; give_way.c, crowd_near): there it settles
- * on its tired aim (rvo__settles) and rests. */
+ * sent to slots too few for it; give_way.c, crowd_near in
+ * rvo__update_shares): there it settles on its tired aim (rvo__settles)
+ * and rests. */
 #define RVO_UNEVEN_TIRED 128u
 #ifndef RVO_TIRED_MIN /* -D to tune */
 #define RVO_TIRED_MIN 0.1f
@@ -166,7 +167,7 @@ bool rvo__gathered(const rvo_world *w, int32_t i);
 bool rvo__aims_apart(const rvo_world *w, int32_t i, int32_t j);
 /* Agent i's settled test but for its contacts (u: its flags), on its
  * preferred velocity times scale (1, or its tired share in a crowd near
- * where it aims: give_way.c, crowd_near). */
+ * where it aims: give_way.c, crowd_near in rvo__update_shares). */
 static inline bool rvo__settles(const rvo_world *w, int32_t i, unsigned u, float scale) {
     const float slow = RVO_SETTLED_SPEED * w->prm[i].max_speed;
     return (u & (RVO_UNEVEN_STALLED | RVO_UNEVEN_IDLE)) == RVO_UNEVEN_STALLED &&
@@ -250,7 +251,7 @@ static inline int gives_way_rules(const rvo_world *w, int32_t i, int32_t j, bool
         return 0;
     }
     if (stalled_a) {
-        if (rvo__aims_apart(w, i, j) && rvo__gathered(w, i) && rvo__gathered(w, j))
+        if (rvo__gathered(w, i) && rvo__gathered(w, j) && rvo__aims_apart(w, i, j))
             return 0;
         if (a->weight != b->weight)
             return a->weight > b->weight ? 1 : -1;
