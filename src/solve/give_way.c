@@ -402,9 +402,9 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         /* gathered, idle contacts counting as near where they aim: tested
          * once for its two uses, and only where one of them can follow.
          * Without idle contacts it is rvo__gathered (RVO_UNEVEN_GATHERED,
-         * for the solve). Among RVO_SETTLED_CONTACTS or more, for a long
-         * stall, it is crowd_near: the agent has come as near where it
-         * aims as a crowd lets it. */
+         * for the solve). For a long stall, without idle contacts or among
+         * RVO_SETTLED_CONTACTS or more, it is crowd_near: the agent has
+         * come as near where it aims as a crowd lets it. */
         const bool may_gather =
             (idle == 0 && all >= RVO_GATHERED_CONTACTS) || (long_stall && all >= RVO_SETTLED_CONTACTS);
         const bool near_all = aims && !(uneven[i] & RVO_UNEVEN_IDLE) && may_gather && gathered(w, i, true);
@@ -420,12 +420,14 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
          * crowd pressing one way, which will not make way), or in a crowd
          * near where they all aim (crowd_near), whatever their ways;
          * resting, which the passes below decide, wins in the solve. Such
-         * a crowd's agents settle on their tired aim. */
-        const bool crowd_near = long_stall && all >= RVO_SETTLED_CONTACTS && near_all;
+         * a crowd's agents settle on their tired aim, gathered ones among
+         * two contacts too: a loose crowd at slots too tight for it, where
+         * most touch two or three, churned on without a radius (stop 49). */
+        const bool crowd_near = long_stall && near_all && (idle == 0 || all >= RVO_SETTLED_CONTACTS);
         if (long_stall && all >= 2 && (against == 0 || crowd_near) &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
             uneven[i] |= RVO_UNEVEN_TIRED;
-        if (aims && all >= RVO_SETTLED_CONTACTS &&
+        if (aims && (all >= RVO_SETTLED_CONTACTS || crowd_near) &&
             rvo__settles(w, i, uneven[i], crowd_near ? rvo__tired_scale(w, i) : 1.0f))
             uneven[i] |= RVO_UNEVEN_RESTS;
     }

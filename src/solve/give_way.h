@@ -88,8 +88,9 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * pushing (docs/quality.md). Also, whatever the ways of the agents it
  * touches, in a crowd that has come near where all of them aim (a group
  * sent to slots too few for it; give_way.c, crowd_near in
- * rvo__update_shares): there it settles on its tired aim (rvo__settles)
- * and rests. */
+ * rvo__update_shares: gathered, or among RVO_SETTLED_CONTACTS with idle
+ * ones counting): there it settles on its tired aim (rvo__settles) and
+ * rests. */
 #define RVO_UNEVEN_TIRED 128u
 #ifndef RVO_TIRED_MIN /* -D to tune */
 #define RVO_TIRED_MIN 0.1f
@@ -134,7 +135,8 @@ static inline bool rvo__in_contact(const rvo_world *w, int32_t i, int32_t j, flo
  * good: 25 of 40 rally runs missed the done-when. With three contacts, a
  * crowd re-forming behind a pillar rested short of its goals for good, and
  * units pressing on the surround's ring of holders rested outside the band
- * (docs/quality.md, stop 41). */
+ * (docs/quality.md, stop 41). A long-stalled agent that has gathered
+ * (below) settles on its tired aim among two contacts or more. */
 #ifndef RVO_SETTLED_SPEED /* -D to tune */
 #define RVO_SETTLED_SPEED 0.5f
 #endif
