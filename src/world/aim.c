@@ -53,6 +53,10 @@ static uint32_t aim_pack(aim_state a) {
            (a.dist & 31u) << 27;
 }
 
+/* aim_pack's shift field, and that field holding RVO_AIM_NO_DIR */
+#define AIM_SHIFT_BITS (0x7ffu << 13)
+#define AIM_NO_DIR_BITS (((uint32_t)RVO_AIM_NO_DIR & 0x7ffu) << 13)
+
 static aim_state aim_unpack(uint32_t bits) {
     aim_state a;
     a.dir = bits & 0x1fffu;
@@ -114,15 +118,12 @@ aim_state rvo__aim_next(const rvo_world *w, int32_t i) {
     return a;
 }
 
-/* aim_pack's shift field holding RVO_AIM_NO_DIR */
-#define AIM_NO_DIR_BITS (((uint32_t)RVO_AIM_NO_DIR & 0x7ffu) << 13)
-
 void rvo__aim_commit(rvo_world *w, int32_t begin, int32_t end) {
     for (int32_t i = begin; i < end; ++i) {
         /* on its way and not held back before: rvo__aim_next leaves the
          * bits as they are (most agents, most steps) */
         const rvo_vec2 p1 = w->pref[i];
-        if ((w->aim[i] & (0x7ffu << 13)) == AIM_NO_DIR_BITS && !rvo__idle(p1, &w->prm[i]) &&
+        if ((w->aim[i] & AIM_SHIFT_BITS) == AIM_NO_DIR_BITS && !rvo__idle(p1, &w->prm[i]) &&
             !(v2_dot(w->vel[i], p1) < RVO_AIM_HELD * v2_abs_sq(p1)))
             continue;
         aim_state a = rvo__aim_next(w, i);

@@ -233,8 +233,7 @@ static void rally_rests_without_arrival_radius(void) {
         if (scene != 1) {
             CHECK(r.speed <= 0.05);
             CHECK(r.moving <= 1);
-        }
-        if (scene == 1) {
+        } else {
             const rest r2 = rally(scene, 0.0f, 2, 12345u, RALLY_DEFAULT);
             CHECK(r2.ok && r2.hash == r.hash);
             rally_setting st = rally_default;
