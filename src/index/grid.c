@@ -575,17 +575,22 @@ void rvo__edge_grid_free(rvo_world *w) {
     memset(g, 0, sizeof *g);
 }
 
+/* The edge grid's cells of the box [x0, x1] x [y0, y1], clamped to it. */
+static grid_cells edge_box_cells(const edge_grid *g, float x0, float y0, float x1, float y1) {
+    const grid_cells c = {
+        cell_coord(x0, g->ox, g->inv_cell, g->nx), cell_coord(x1, g->ox, g->inv_cell, g->nx),
+        cell_coord(y0, g->oy, g->inv_cell, g->ny), cell_coord(y1, g->oy, g->inv_cell, g->ny)};
+    return c;
+}
+
 void rvo__edge_grid_visit_cells(const rvo_world *w, float x0, float y0, float x1, float y1,
                                 edge_visit_fn *visit, void *ctx) {
     const edge_grid *g = &w->egrid;
     if (w->nverts == 0)
         return;
-    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx),
-                  cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
-    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny),
-                  cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
-    for (int32_t cy = cy0; cy <= cy1; ++cy)
-        for (int32_t t = g->start[cy * g->nx + cx0]; t < g->start[cy * g->nx + cx1 + 1]; ++t)
+    const grid_cells b = edge_box_cells(g, x0, y0, x1, y1);
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy)
+        for (int32_t t = g->start[cy * g->nx + b.cx0]; t < g->start[cy * g->nx + b.cx1 + 1]; ++t)
             visit(ctx, g->items[t]); /* (a row's cells are one span of items) */
 }
 
@@ -598,12 +603,9 @@ void rvo__edge_grid_visit(const rvo_world *w, scratch *s, float x0, float y0, fl
         memset(s->stamp, 0, sizeof *s->stamp * (size_t)s->stamp_cap);
         s->stamp_val = 1;
     }
-    const int32_t cx0 = cell_coord(x0, g->ox, g->inv_cell, g->nx),
-                  cx1 = cell_coord(x1, g->ox, g->inv_cell, g->nx);
-    const int32_t cy0 = cell_coord(y0, g->oy, g->inv_cell, g->ny),
-                  cy1 = cell_coord(y1, g->oy, g->inv_cell, g->ny);
-    for (int32_t cy = cy0; cy <= cy1; ++cy) {
-        for (int32_t cx = cx0; cx <= cx1; ++cx) {
+    const grid_cells b = edge_box_cells(g, x0, y0, x1, y1);
+    for (int32_t cy = b.cy0; cy <= b.cy1; ++cy) {
+        for (int32_t cx = b.cx0; cx <= b.cx1; ++cx) {
             const int32_t c = cy * g->nx + cx;
             for (int32_t t = g->start[c]; t < g->start[c + 1]; ++t) {
                 const int32_t e = g->items[t];

@@ -73,6 +73,12 @@ uint32_t rvo__aim_new(void) {
     return aim_pack(a);
 }
 
+/* Is agent i, not idle, held back: its velocity along p1, its preferred
+ * velocity, below RVO_AIM_HELD of it? */
+static inline bool held_back(const rvo_world *w, int32_t i, rvo_vec2 p1) {
+    return v2_dot(w->vel[i], p1) < RVO_AIM_HELD * v2_abs_sq(p1);
+}
+
 aim_state rvo__aim_next(const rvo_world *w, int32_t i) {
     aim_state a = aim_unpack(w->aim[i]);
     const rvo_vec2 p1 = w->pref[i];
@@ -82,7 +88,7 @@ aim_state rvo__aim_next(const rvo_world *w, int32_t i) {
         a.shift = RVO_AIM_NO_DIR;
         return a;
     }
-    if (!(v2_dot(w->vel[i], p1) < RVO_AIM_HELD * v2_abs_sq(p1))) { /* on its way: no measure */
+    if (!held_back(w, i, p1)) { /* on its way: no measure */
         a.shift = RVO_AIM_NO_DIR;
         return a;
     }
@@ -124,7 +130,7 @@ void rvo__aim_commit(rvo_world *w, int32_t begin, int32_t end) {
          * bits as they are (most agents, most steps) */
         const rvo_vec2 p1 = w->pref[i];
         if ((w->aim[i] & AIM_SHIFT_BITS) == AIM_NO_DIR_BITS && !rvo__idle(p1, &w->prm[i]) &&
-            !(v2_dot(w->vel[i], p1) < RVO_AIM_HELD * v2_abs_sq(p1)))
+            !held_back(w, i, p1))
             continue;
         aim_state a = rvo__aim_next(w, i);
         if (a.fresh) { /* (not idle: its preferred velocity is not zero) */
