@@ -402,11 +402,22 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
         /* gathered, idle contacts counting as near where they aim: tested
          * once for its two uses, and only where one of them can follow.
          * Without idle contacts it is rvo__gathered (RVO_UNEVEN_GATHERED,
-         * for the solve). For a long stall, without idle contacts or among
-         * RVO_SETTLED_CONTACTS or more, it is crowd_near: the agent has
-         * come as near where it aims as a crowd lets it. */
+         * for the solve). For a long stall it is crowd_near, the agent
+         * having come as near where it aims as a crowd lets it: without
+         * idle contacts, among RVO_SETTLED_CONTACTS or more, or while it
+         * presses on at more than RVO_SETTLED_SPEED of its max speed. With
+         * an arrival radius of one body radius, half a group sent to slots
+         * too few for it stood idle in theirs and the agents left out
+         * pressed on among them for good (4 of 8 draws of the block). An
+         * agent slowed near its goal (the offset as the preferred
+         * velocity) does not settle so: behind the pillar of test_detour
+         * one rested on its goal and the agents pressing on it rested
+         * short of theirs (stop 50). */
+        const float slow = RVO_SETTLED_SPEED * prm[i].max_speed;
+        const bool presses = v2_abs_sq(pref[i]) > slow * slow;
         const bool may_gather =
-            (idle == 0 && all >= RVO_GATHERED_CONTACTS) || (long_stall && all >= RVO_SETTLED_CONTACTS);
+            (idle == 0 && all >= RVO_GATHERED_CONTACTS) ||
+            (long_stall && all >= (presses ? RVO_GATHERED_CONTACTS : RVO_SETTLED_CONTACTS));
         const bool near_all = aims && !(uneven[i] & RVO_UNEVEN_IDLE) && may_gather && gathered(w, i, true);
         if (uneven[i] & RVO_UNEVEN_IDLE)
             uneven[i] |= (uint8_t)((idle >= 1 || all >= 2) * RVO_UNEVEN_HEMMED_IDLE);
@@ -423,7 +434,8 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
          * a crowd's agents settle on their tired aim, gathered ones among
          * two contacts too: a loose crowd at slots too tight for it, where
          * most touch two or three, churned on without a radius (stop 49). */
-        const bool crowd_near = long_stall && near_all && (idle == 0 || all >= RVO_SETTLED_CONTACTS);
+        const bool crowd_near =
+            long_stall && near_all && (idle == 0 || presses || all >= RVO_SETTLED_CONTACTS);
         if (long_stall && all >= 2 && (against == 0 || crowd_near) &&
             v2_dot(w->vel[i], pref[i]) < 0.5f * rvo__tired_scale(w, i) * v2_abs_sq(pref[i]))
             uneven[i] |= RVO_UNEVEN_TIRED;

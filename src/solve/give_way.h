@@ -88,9 +88,9 @@ static inline rvo_vec2 rvo__split_direction(rvo_agent_id self, rvo_agent_id othe
  * pushing (docs/quality.md). Also, whatever the ways of the agents it
  * touches, in a crowd that has come near where all of them aim (a group
  * sent to slots too few for it; give_way.c, crowd_near in
- * rvo__update_shares: gathered, or among RVO_SETTLED_CONTACTS with idle
- * ones counting): there it settles on its tired aim (rvo__settles) and
- * rests. */
+ * rvo__update_shares: gathered, or with idle ones counting, among
+ * RVO_SETTLED_CONTACTS or pressing on at more than RVO_SETTLED_SPEED of its
+ * max speed): there it settles on its tired aim (rvo__settles) and rests. */
 #define RVO_UNEVEN_TIRED 128u
 #ifndef RVO_TIRED_MIN /* -D to tune */
 #define RVO_TIRED_MIN 0.1f
