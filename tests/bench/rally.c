@@ -1,7 +1,7 @@
 /* The rally scenes (rally_scenes.h) over several seeds and every mode: does
  * a group sent to a destination too small for it come to rest? Prints, per
- * scene and arrival radius (3 m, 1.5 m, none at full speed, none with the
- * offset as the preferred velocity), the mean speed over the last 20 s (mean and
+ * scene and arrival radius (3 m, 1.5 m, 0.5 m, none at full speed, none
+ * with the offset as the preferred velocity), the mean speed over the last 20 s (mean and
  * worst over the seeds), the agents above 0.2 m/s at the end (mean and
  * worst), the worst overlap and the runs that miss issue 16's done-when
  * (mean speed above 0.05 m/s, more than one agent moving at the end or an
@@ -18,7 +18,10 @@
  *                              runs missed per setting, then by horizon and
  *                              by time step (1 seed: about 5 minutes)
  *   rally --sweep SEEDS offset the same settings steered by the offset to
- *                              the slot, no arrival radius */
+ *                              the slot, no arrival radius
+ *   rally --sweep SEEDS small  the same settings, arrival radii of one and
+ *                              half a radius (half the agents reach theirs
+ *                              and stand idle among the rest) */
 #include "rally_scenes.h"
 
 #include <stdio.h>
@@ -30,7 +33,7 @@ static const char *const mode_names[] = {"default", "soft", "rvo2"};
 #define NMODES ((int)(sizeof mode_names / sizeof *mode_names))
 
 static void report(int seeds, int mode, float horizon) {
-    static const float radii[] = {3.0f, 1.5f, 0.0f, RALLY_OFFSET};
+    static const float radii[] = {3.0f, 1.5f, 0.5f, 0.0f, RALLY_OFFSET};
     double speed_sum = 0;
     int rows = 0, moving_sum = 0, missed_sum = 0;
     printf("mode %s, %d seeds, time horizon %g s\n", mode_names[mode], seeds, horizon);
@@ -38,7 +41,7 @@ static void report(int seeds, int mode, float horizon) {
     st.horizon = horizon;
     st.jitter = RALLY_BLOCK_JITTER;
     for (int scene = 0; scene < RALLY_SCENES; ++scene)
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < (int)(sizeof radii / sizeof *radii); ++k) {
             double speed = 0, overlap = 0, slowest = 0;
             int moving = 0, worst = 0, missed = 0;
             for (int s = 0; s < seeds; ++s) {
@@ -69,7 +72,13 @@ static void report(int seeds, int mode, float horizon) {
         speed_sum / rows, moving_sum, missed_sum, rows * seeds);
 }
 
-static int sweep(int seeds, bool offset) {
+/* The sweep's arrival: radii of 3 and 1.5 radius sums, the offset as the
+ * preferred velocity, or radii of one and half a radius. */
+enum { SWEEP_RADII, SWEEP_OFFSET, SWEEP_SMALL };
+
+static int sweep(int seeds, int arrival) {
+    const bool offset = arrival == SWEEP_OFFSET;
+    const float far = arrival == SWEEP_SMALL ? 0.5f : 3.0f, near = arrival == SWEEP_SMALL ? 0.25f : 1.5f;
     static const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f}, radii[] = {0.5f, 1.0f}, speeds[] = {1, 2, 4},
                        horizons[] = {1, 2, 5, 10};
     int by_horizon[4] = {0}, by_dt[3] = {0}, missed_all = 0, runs_all = 0;
@@ -85,7 +94,7 @@ static int sweep(int seeds, bool offset) {
                         for (int k = 0; k < (offset ? 1 : 2); ++k)
                             for (int s = 0; s < seeds; ++s) {
                                 const float arrive =
-                                    offset ? RALLY_OFFSET : (k == 0 ? 3.0f : 1.5f) * st.radius / 0.5f;
+                                    offset ? RALLY_OFFSET : (k == 0 ? far : near) * st.radius / 0.5f;
                                 const rest r = rally_in(scene, arrive, 1, 12345u + 7919u * (unsigned)s,
                                                         RALLY_DEFAULT, st);
                                 if (!r.ok) {
@@ -111,12 +120,15 @@ static int sweep(int seeds, bool offset) {
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--sweep")) {
         const int seeds = argc > 2 ? atoi(argv[2]) : 1;
-        const bool offset = argc > 3 && !strcmp(argv[3], "offset");
-        if (seeds < 1 || (argc > 3 && !offset)) {
-            fprintf(stderr, "usage: rally --sweep [SEEDS [offset]]\n");
+        const int arrival = argc <= 3                    ? SWEEP_RADII
+                            : !strcmp(argv[3], "offset") ? SWEEP_OFFSET
+                            : !strcmp(argv[3], "small")  ? SWEEP_SMALL
+                                                         : -1;
+        if (seeds < 1 || arrival < 0) {
+            fprintf(stderr, "usage: rally --sweep [SEEDS [offset|small]]\n");
             return 2;
         }
-        return sweep(seeds, offset);
+        return sweep(seeds, arrival);
     }
     const int seeds = argc > 1 ? atoi(argv[1]) : 5;
     const float horizon = argc > 3 ? (float)atof(argv[3]) : 2.0f;
