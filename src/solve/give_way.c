@@ -294,9 +294,7 @@ static bool settling(const rvo_world *w, int32_t i, const neighbor *nb, int32_t 
     if (nn < 1 || !w->strict_overlap || w->rvo2_compat)
         return false;
     const int32_t j = nb[0].index;
-    const float slow_i = RVO_SETTLED_SPEED * w->prm[i].max_speed,
-                slow_j = RVO_SETTLED_SPEED * w->prm[j].max_speed;
-    return v2_abs_sq(w->pref[i]) <= slow_i * slow_i && v2_abs_sq(w->pref[j]) <= slow_j * slow_j &&
+    return rvo__wants_slow(w->pref[i], &w->prm[i]) && rvo__wants_slow(w->pref[j], &w->prm[j]) &&
            rvo__in_contact(w, i, j, nb[0].dist_sq);
 }
 
@@ -413,8 +411,7 @@ bool rvo__update_shares(rvo_world *w, bool aims) {
          * velocity) does not settle so: behind the pillar of test_detour
          * one rested on its goal and the agents pressing on it rested
          * short of theirs (stop 50). */
-        const float slow = RVO_SETTLED_SPEED * prm[i].max_speed;
-        const bool presses = v2_abs_sq(pref[i]) > slow * slow;
+        const bool presses = !rvo__wants_slow(pref[i], &prm[i]);
         const bool may_gather =
             (idle == 0 && all >= RVO_GATHERED_CONTACTS) ||
             (long_stall && all >= (presses ? RVO_GATHERED_CONTACTS : RVO_SETTLED_CONTACTS));

@@ -167,6 +167,13 @@ bool rvo__gathered(const rvo_world *w, int32_t i);
 #define RVO_AIMS_APART 0.25f
 #endif
 bool rvo__aims_apart(const rvo_world *w, int32_t i, int32_t j);
+/* Does an agent of parameters a with preferred velocity pref want at most
+ * RVO_SETTLED_SPEED of its max speed (settling, rvo__lines_horizon; more:
+ * it presses on, rvo__update_shares)? */
+static inline bool rvo__wants_slow(rvo_vec2 pref, const agent_params *a) {
+    const float slow = RVO_SETTLED_SPEED * a->max_speed;
+    return v2_abs_sq(pref) <= slow * slow;
+}
 /* Agent i's settled test but for its contacts (u: its flags), on its
  * preferred velocity times scale (1, or its tired share in a crowd near
  * where it aims: give_way.c, crowd_near in rvo__update_shares). */
@@ -402,6 +409,8 @@ static inline float rvo__lines_horizon(const rvo_world *w, int32_t i, const neig
     /* (the idle and stalled flags: strict overlap only, rvo__update_shares) */
     const unsigned u = w->n_uneven > 0 ? w->uneven[i] : 0u;
     const agent_params *a = &w->prm[i];
+    /* (rvo__wants_slow written out: called here, it cost agent_lines4_keep
+     * 8 instructions an agent-step on circle 1k) */
     const float slow = RVO_SETTLED_SPEED * a->max_speed;
     if (!(u & (RVO_UNEVEN_IDLE | RVO_UNEVEN_STALLED)) && !(v2_abs_sq(w->pref[i]) <= slow * slow))
         return a->time_horizon;
