@@ -6,8 +6,8 @@
  * positions every second of the first scene, `test_detour --offsets` the
  * crowd's time with the pillar moved off its middle row by 0 to 0.3 m
  * (docs/quality.md: the time is chaotic), `test_detour --offsets40 [SHIFT]`
- * at 40 offsets, -0.4 + 0.02 k + SHIFT m (SHIFT 0.005 unless given), with
- * the runs that never got every agent home in 120 s. */
+ * at 40 offsets, -0.4 + 0.02 k + SHIFT m (SHIFT 0.005 unless given); both
+ * also count the runs that never got every agent home in 120 s. */
 #include "check.h"
 #include "rvo.h"
 
@@ -81,6 +81,22 @@ static void one_pillar(rvo_world *w) { add_box(w, 0, 0, 1, 1); }
 static float pillar_dy; /* --offsets */
 static void one_pillar_off(rvo_world *w) { add_box(w, 0, pillar_dy, 1, 1); }
 
+/* The crowd's time with the pillar moved off its middle row by each of
+ * dys[0..n) (a run never home counts as its 120 s), and the runs never
+ * home. */
+static void crowd_at_offsets(const scene *crowd, const float *dys, int n) {
+    double sum = 0;
+    int never = 0;
+    for (int k = 0; k < n; ++k) {
+        pillar_dy = dys[k];
+        const int steps = run(crowd, one_pillar_off, 1, false, NULL, false);
+        printf("pillar at y = %6.3f: %.1f s%s\n", dys[k], steps / 60.0, steps > 0 ? "" : " (never home)");
+        sum += steps > 0 ? steps / 60.0 : 120.0;
+        never += steps <= 0;
+    }
+    printf("mean %.1f s, %d never home\n", sum / n, never);
+}
+
 static scene single(const char *name, float sx, float sy, float gx, float gy, int max_steps) {
     scene sc;
     memset(&sc, 0, sizeof sc);
@@ -147,29 +163,15 @@ int main(int argc, char **argv) {
 
     if (argc > 1 && strcmp(argv[1], "--offsets40") == 0) {
         const float shift = argc > 2 ? (float)atof(argv[2]) : 0.005f;
-        double sum = 0;
-        int never = 0;
-        for (int k = 0; k < 40; ++k) {
-            pillar_dy = -0.4f + 0.02f * (float)k + shift;
-            const int steps = run(&crowd, one_pillar_off, 1, false, NULL, false);
-            printf("pillar at y = %6.3f: %.1f s%s\n", pillar_dy, steps / 60.0,
-                   steps > 0 ? "" : " (never home)");
-            sum += steps > 0 ? steps / 60.0 : 120.0;
-            never += steps <= 0;
-        }
-        printf("mean %.1f s, %d never home\n", sum / 40, never);
+        float dys[40];
+        for (int k = 0; k < 40; ++k)
+            dys[k] = -0.4f + 0.02f * (float)k + shift;
+        crowd_at_offsets(&crowd, dys, 40);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--offsets") == 0) {
         static const float dys[10] = {0, 0.01f, 0.03f, 0.05f, 0.1f, -0.05f, 0.2f, 0.3f, -0.1f, -0.2f};
-        double sum = 0;
-        for (int k = 0; k < 10; ++k) {
-            pillar_dy = dys[k];
-            const int steps = run(&crowd, one_pillar_off, 1, false, NULL, false);
-            printf("pillar at y = %5.2f: %.1f s\n", dys[k], steps / 60.0);
-            sum += steps > 0 ? steps / 60.0 : 120.0;
-        }
-        printf("mean %.1f s\n", sum / 10);
+        crowd_at_offsets(&crowd, dys, 10);
         return 0;
     }
     const scene *scenes[] = {&box, &wall, &row, &crowd};
