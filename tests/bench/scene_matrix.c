@@ -25,7 +25,10 @@
  *                              (radius 1, dt 0.25, neighbour distance 10:
  *                              here dt 0.25, distance 5, max speeds 0.5,
  *                              1 and 2, the same case in half the units):
- *                              the failures per setting
+ *                              the failures per setting, and the matrix's
+ *                              worst push-backs summed (which cases fail
+ *                              moves with any change to the rules: the
+ *                              sum shows whether push-backs shrink)
  * Before any of these, --dt S and --nd M change the setting, and --speed K
  * makes the matrix's max speeds 1, 2 and 4 times K (one case walks at V).
  * Scenes: cross2 (90 degrees), cross4, columns (5 against 5 in one line),
@@ -101,7 +104,7 @@ static scene make(const char *name) {
 /* returns 1 if ok; prints the case if it fails or verbose > 0, never
  * if verbose < 0 */
 static int run(const char *name, setting st, float th, float vmax, int goal, int verbose, int threads,
-               unsigned long long *hash) {
+               unsigned long long *hash, float *worst_back) {
     scene s = make(name);
     rvo_world_def wd = rvo_world_def_default();
     wd.time_step = st.dt;
@@ -204,6 +207,8 @@ static int run(const char *name, setting st, float th, float vmax, int goal, int
         *hash = h;
     }
     rvo_world_destroy(w);
+    if (worst_back)
+        *worst_back = back;
     const int ok = done_step >= 0 && back <= 0.5f + 1e-4f && overlap <= 0.01f && intrusion <= 1e-3f;
     if (verbose >= 0 && (!ok || verbose))
         printf("%-8s %s th %4.1f v %g: done %5d back %.3f overlap %.2f%% intrusion %.3f%s\n", name,
@@ -219,15 +224,20 @@ static const float horizons[] = {1, 2, 5, 10}, speeds[] = {1, 2, 4};
 #define CASES (2 * NHORIZONS * NSPEEDS)
 
 /* Every case of the scenes; failures counted per scene into per[] (may be
- * NULL); returns the failures. */
-static int matrix(const char *const *scenes, int nscenes, setting st, int verbose, int *per) {
+ * NULL), each case's worst push-back summed into *back_sum (may be NULL);
+ * returns the failures. */
+static int matrix(const char *const *scenes, int nscenes, setting st, int verbose, int *per,
+                  double *back_sum) {
     int fails = 0;
     for (int sc = 0; sc < nscenes; ++sc)
         for (int g = 0; g < 2; ++g)
             for (int t = 0; t < NHORIZONS; ++t)
                 for (int v = 0; v < NSPEEDS; ++v) {
+                    float back = 0.0f;
                     const int bad =
-                        !run(scenes[sc], st, horizons[t], speeds[v] * st.speed, g, verbose, 1, NULL);
+                        !run(scenes[sc], st, horizons[t], speeds[v] * st.speed, g, verbose, 1, NULL, &back);
+                    if (back_sum)
+                        *back_sum += back;
                     fails += bad;
                     if (per)
                         per[sc] += bad;
@@ -265,8 +275,8 @@ int main(int argc, char **argv) {
     if (argc == 5) {
         unsigned long long h1, h2;
         const float th = (float)atof(argv[2]), v = (float)atof(argv[3]);
-        const int ok = run(argv[1], st, th, v, atoi(argv[4]), 1, 1, &h1);
-        run(argv[1], st, th, v, atoi(argv[4]), 0, 2, &h2);
+        const int ok = run(argv[1], st, th, v, atoi(argv[4]), 1, 1, &h1, NULL);
+        run(argv[1], st, th, v, atoi(argv[4]), 0, 2, &h2, NULL);
         printf("positions hash: %016llx on 1 thread, %016llx on 2\n", h1, h2);
         return ok && h1 == h2 ? 0 : 1;
     }
@@ -285,18 +295,27 @@ int main(int argc, char **argv) {
                      {{0.1f, 5, 1}, ""},
                      {{0.1f, 15, 1}, ""},
                      {{0.25f, 5, 0.5f}, " (the head-on pair's)"}};
+        int fails_all = 0;
+        double back_all = 0.0;
         for (size_t k = 0; k < sizeof sweep / sizeof *sweep; ++k) {
             int per[sizeof all / sizeof *all] = {0}, per_wide[sizeof wider / sizeof *wider] = {0};
             const setting s = sweep[k].s;
+            double back = 0.0;
             printf("dt %.4g s, neighbour distance %g m, max speeds %g, %g, %g%s: ", s.dt, s.nd,
                    speeds[0] * s.speed, speeds[1] * s.speed, speeds[2] * s.speed, sweep[k].note);
-            printf("%d of %d failed", matrix(all, nall, s, -1, per), nall * CASES);
+            const int fails = matrix(all, nall, s, -1, per, &back);
+            printf("%d of %d failed", fails, nall * CASES);
             print_per(all, nall, per);
-            printf("; wider: %d of %d", matrix(wider, nwider, s, -1, per_wide), nwider * CASES);
+            printf(", push-back summed %.2f m", back);
+            printf("; wider: %d of %d", matrix(wider, nwider, s, -1, per_wide, NULL), nwider * CASES);
             print_per(wider, nwider, per_wide);
             printf("\n");
             fflush(stdout);
+            fails_all += fails;
+            back_all += back;
         }
+        printf("every setting: %d of %d failed, push-back summed %.2f m\n", fails_all,
+               (int)(sizeof sweep / sizeof *sweep) * nall * CASES, back_all);
         return 0;
     }
     const char *const *scenes = all;
@@ -308,7 +327,8 @@ int main(int argc, char **argv) {
     if (wide)
         scenes = wider, nscenes = nwider;
     const int verbose = argc > 1 && !require && (!wide || argc == 3);
-    const int fails = matrix(scenes, nscenes, st, verbose, NULL);
-    printf("%d of %d failed\n", fails, nscenes * CASES);
+    double back = 0.0;
+    const int fails = matrix(scenes, nscenes, st, verbose, NULL, &back);
+    printf("%d of %d failed, push-back summed %.2f m\n", fails, nscenes * CASES, back);
     return require && fails > 0;
 }
