@@ -593,7 +593,11 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
  * default mode run through here). Both projections are computed and the
  * right one kept per lane; shares are 0.5 unless the agent or the
  * neighbour has the uneven flag (rvo__update_shares), then line_share's;
- * a colliding pair's line comes from agent_lines. */
+ * a colliding pair's line comes from agent_lines. Not quite bit for bit:
+ * lines_mixed calls agent_lines with that one neighbour as the list, and
+ * rvo__lines_horizon's caps read the list (the nearest agent, the
+ * contacts), so where a cap holds such a lane takes another horizon than
+ * agent_lines over all the neighbours would (docs/quality.md, stop 52). */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
     /* (__m64 may alias the floats) */
     const __m128 a =
