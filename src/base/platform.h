@@ -26,8 +26,11 @@
 #define RVO_THREAD_LOCAL _Thread_local
 #endif
 
-/* ---- SIMD: the SSE2 paths compute what the scalar ones do, 4 at a time -- */
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+/* ---- SIMD: the SSE2 paths compute what the scalar ones do, 4 at a time;
+ * RVO_NO_SIMD builds the scalar ones, as on a CPU without SSE2 (ARM), so
+ * the tests can hold the two to the same bits (tests/meson.build) ------- */
+#if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) &&                    \
+    !defined(RVO_NO_SIMD)
 #define RVO_SSE2 1
 #include <emmintrin.h>
 #endif

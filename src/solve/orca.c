@@ -487,13 +487,22 @@ static inline bool head_on(const rvo_world *w, int32_t a, int32_t b, rvo_vec2 re
            aligned(w->vel[b], w->pref[b]);
 }
 
-/* (not inlined: agent_lines4's slow path) */
-static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb,
-                                        int32_t nn, orca_line *lines) {
+/* The lines of agent ai against the neighbours nb[0 .. nn), at 1 / horizon
+ * inv_own: its horizon over all its neighbours (rvo__lines_horizon); but
+ * a pair that takes the head-on rule's leg (head_on) at that horizon
+ * builds its line at inv_alone, the agent's horizon without the caps that
+ * read its neighbours (the nearest, the contacts: settling and crowd caps;
+ * at the capped horizon, two of 100 rallies at 60 steps a second and 10 s
+ * ended in a tug of war of two agents: docs/quality.md, stop 53).
+ * Agent_lines4 sends such lanes here one at a time with both at inv_alone,
+ * so the two paths give the same lines bit for bit. (Not inlined: rare
+ * there.) */
+static RVO_NOINLINE int32_t agent_lines_at(const rvo_world *w, int32_t ai, float dt, float inv_own,
+                                           float inv_alone, const neighbor *nb, int32_t nn,
+                                           orca_line *lines) {
     const rvo_vec2 position = w->pos[ai], own_velocity = w->vel[ai];
     const agent_params *me = &w->prm[ai];
     const float radius = me->radius;
-    const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai, nb, nn));
     const bool rests_still = rvo__rests_still(w, ai);
     const float oncoming = rvo__oncoming_horizon(w, ai); /* (0: none) */
     const float inv_oncoming = oncoming > 0.0f ? 1.0f / rvo__min_time(oncoming) : inv_own;
@@ -514,7 +523,7 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
         const bool anchored = rests_still && rvo__anchored(w, ai, bi, dist_sq);
         const rvo_vec2 velocity = anchored ? v2(0.0f, 0.0f) : own_velocity;
         const rvo_vec2 rel_vel = anchored ? v2(0.0f, 0.0f) : v2_sub(velocity, w->vel[bi]);
-        const float inv_th = oncoming > 0.0f && rvo__oncoming(w, ai, bi, share) ? inv_oncoming : inv_own;
+        const bool onc = oncoming > 0.0f && rvo__oncoming(w, ai, bi, share);
         const float combined_radius = radius + w->prm[bi].radius;
         const float combined_radius_sq = sqrf(combined_radius);
         orca_line line;
@@ -522,12 +531,24 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
 
         if (dist_sq > combined_radius_sq) {
             /* No collision. w: from the cut-off centre to the relative velocity. */
-            const rvo_vec2 wv = v2_sub(rel_vel, v2_scale(inv_th, rel_pos));
-            const float w_length_sq = v2_abs_sq(wv);
-            const float dot1 = v2_dot(wv, rel_pos);
-            if (dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq &&
-                !(strict &&
-                  head_on(w, ai, bi, rel_pos, wv, dist_sq, w_length_sq, sqrf(combined_radius * inv_th)))) {
+            float inv_th = onc ? inv_oncoming : inv_own;
+            rvo_vec2 wv;
+            float w_length_sq;
+            bool cut_off;
+            for (bool again = true; again;) {
+                wv = v2_sub(rel_vel, v2_scale(inv_th, rel_pos));
+                w_length_sq = v2_abs_sq(wv);
+                const float dot1 = v2_dot(wv, rel_pos);
+                const bool cut = dot1 < 0.0f && sqrf(dot1) > combined_radius_sq * w_length_sq;
+                const bool head =
+                    cut && strict &&
+                    head_on(w, ai, bi, rel_pos, wv, dist_sq, w_length_sq, sqrf(combined_radius * inv_th));
+                cut_off = cut && !head;
+                again = head && !onc && inv_th != inv_alone; /* (once: then at inv_alone) */
+                if (again)
+                    inv_th = inv_alone;
+            }
+            if (cut_off) {
                 /* Project on the cut-off circle. */
                 const float w_length = sqrtf(w_length_sq);
                 const rvo_vec2 unit_w = v2_div(wv, w_length);
@@ -586,6 +607,20 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
     return nl;
 }
 
+/* 1 / agent i's horizon without the caps that read its neighbours */
+static float inv_alone_horizon(const rvo_world *w, int32_t i) {
+    return 1.0f / rvo__min_time(rvo__lines_horizon(w, i, NULL, 0));
+}
+
+static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt, const neighbor *nb,
+                                        int32_t nn, orca_line *lines) {
+    const float inv_own = 1.0f / rvo__min_time(rvo__lines_horizon(w, ai, nb, nn));
+    /* (an agent resting still keeps its own horizon for every line: else a
+     * rally at 60 steps a second ended in a tug of war; docs/quality.md, stop 53) */
+    const float inv_alone = rvo__rests_still(w, ai) ? inv_own : inv_alone_horizon(w, ai);
+    return agent_lines_at(w, ai, dt, inv_own, inv_alone, nb, nn, lines);
+}
+
 #if defined(RVO_SSE2)
 /* agent_lines for four neighbours at a time (performance): the
  * same float operations in the same order, lane by lane, keep-right
@@ -593,11 +628,8 @@ static RVO_NOINLINE int32_t agent_lines(const rvo_world *w, int32_t ai, float dt
  * default mode run through here). Both projections are computed and the
  * right one kept per lane; shares are 0.5 unless the agent or the
  * neighbour has the uneven flag (rvo__update_shares), then line_share's;
- * a colliding pair's line comes from agent_lines. Not quite bit for bit:
- * lines_mixed calls agent_lines with that one neighbour as the list, and
- * rvo__lines_horizon's caps read the list (the nearest agent, the
- * contacts), so where a cap holds such a lane takes another horizon than
- * agent_lines over all the neighbours would (docs/quality.md, stop 52). */
+ * the lines of a colliding pair and of one the head-on rule takes come
+ * from agent_lines_at. */
 static inline __m128 gather_x(const rvo_vec2 *v, const int32_t *j, __m128 *y) {
     /* (__m64 may alias the floats) */
     const __m128 a =
@@ -741,15 +773,16 @@ static RVO_NOINLINE __m128 keep_right_margin4(const lines4_ctx *c, const int32_t
     return _mm_and_ps(on, _mm_mul_ps(_mm_set1_ps(RVO_KEEP_RIGHT), _mm_sqrt_ps(_mm_mul_ps(dist_sq, wls))));
 }
 
-/* lines_block4's rare case: lanes without a line or from agent_lines. */
+/* lines_block4's rare case: lanes without a line or from agent_lines_at. */
 static RVO_NOINLINE int32_t lines_mixed(const lines4_ctx *c, const neighbor *nb, int32_t m, unsigned coll,
                                         unsigned none, const orca_line *r, orca_line *out) {
+    const float inv_alone = coll ? inv_alone_horizon(c->w, c->ai) : 0.0f;
     int32_t nl = 0;
     for (int32_t l = 0; l < m; ++l) {
         if (none >> l & 1u)
             continue; /* share 0: no line (agent_lines) */
         if (coll >> l & 1u)
-            nl += agent_lines(c->w, c->ai, c->dt, nb + l, 1, out + nl);
+            nl += agent_lines_at(c->w, c->ai, c->dt, inv_alone, inv_alone, nb + l, 1, out + nl);
         else
             out[nl++] = r[l];
     }
